@@ -1,0 +1,115 @@
+package freon
+
+import (
+	"sync/atomic"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// DefaultExactSampleCap is the default number of latencies kept individually per run
+// (8 bytes each, so 128 MiB; a slice may briefly hold twice that while it grows). Count
+// mode with -n at or below the cap is always exact. Above it (long duration runs), each
+// worker that exceeds its share moves to an HDR histogram and the percentiles become
+// approximate; the report says so.
+const DefaultExactSampleCap = 16 << 20
+
+// BytesPerSample is the memory one exactly-kept latency costs.
+const BytesPerSample = 8
+
+// recorder belongs to one worker goroutine: the hot path touches only its own fields, so
+// workers share no lock and no written cache line except the runner's attempt counter.
+type recorder struct {
+	samples []int64                 // latencies in ns while exact
+	hist    *hdrhistogram.Histogram // non-nil once the worker passed its cap
+	limit   int                     // samples kept before switching; 0 = no limit
+	mom     moments
+	perTick []int64 // completions per TickInterval since the run start
+	failed  map[string]int64
+
+	// done counts finished tasks; the progress bar reads it from another goroutine.
+	done atomic.Int64
+	_    [56]byte // keep the next worker's counter off this cache line
+}
+
+func newRecorder(limit int) *recorder {
+	return &recorder{limit: limit}
+}
+
+// record stores one finished task: its latency and the offset of its end from the run
+// start, which picks the moving-average interval it counts towards.
+func (r *recorder) record(latency, endOffset time.Duration) {
+	ns := int64(latency)
+	r.mom.add(ns)
+	switch {
+	case r.hist != nil:
+		recordClamped(r.hist, ns)
+	case r.limit > 0 && len(r.samples) >= r.limit:
+		r.hist = newHistogram()
+		for _, v := range r.samples {
+			recordClamped(r.hist, v)
+		}
+		r.samples = nil
+		recordClamped(r.hist, ns)
+	default:
+		r.samples = append(r.samples, ns)
+	}
+	tick := int(endOffset / TickInterval)
+	for len(r.perTick) <= tick {
+		r.perTick = append(r.perTick, 0)
+	}
+	r.perTick[tick]++
+	r.done.Add(1)
+}
+
+func (r *recorder) fail(label string) {
+	if r.failed == nil {
+		r.failed = map[string]int64{}
+	}
+	r.failed[label]++
+}
+
+// mergeRecorders combines the workers' data once they have stopped.
+func mergeRecorders(recs []*recorder) (LatencyStats, []int64, map[string]int64) {
+	var (
+		mom     moments
+		perTick []int64
+		failed  = map[string]int64{}
+		exact   = true
+		sets    [][]int64
+	)
+	for _, r := range recs {
+		mom.merge(r.mom)
+		for len(perTick) < len(r.perTick) {
+			perTick = append(perTick, 0)
+		}
+		for i, c := range r.perTick {
+			perTick[i] += c
+		}
+		for k, v := range r.failed {
+			failed[k] += v
+		}
+		if r.hist != nil {
+			exact = false
+		}
+		sets = append(sets, r.samples)
+	}
+	stats := mom.stats()
+	stats.Exact = exact
+	if exact {
+		sortAll(sets)
+		stats.setQuantiles(exactQuantiles(sets, mom.n, mom.min, mom.max))
+		return stats, perTick, failed
+	}
+	h := newHistogram()
+	for _, r := range recs {
+		if r.hist != nil {
+			h.Merge(r.hist)
+		}
+		for _, v := range r.samples {
+			recordClamped(h, v)
+		}
+	}
+	stats.setQuantiles(histQuantiles(h))
+	return stats, perTick, failed
+}

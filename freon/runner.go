@@ -1,0 +1,232 @@
+package freon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Task runs one test step, for example one Echo. taskID is the attempt counter modulo
+// NumberOfTests, as freon passes it. A non-nil error is a failed task.
+type Task func(ctx context.Context, taskID int) error
+
+// Clock is the runner's time source; tests inject a fake one.
+type Clock interface {
+	Now() time.Time
+}
+
+type systemClock struct{}
+
+func (systemClock) Now() time.Time { return time.Now() }
+
+// SystemClock is the real, monotonic clock.
+var SystemClock Clock = systemClock{}
+
+// RunConfig is what the runner needs from the options, validated (see Options.RunConfig).
+type RunConfig struct {
+	Threads       int
+	NumberOfTests int64
+	// Duration > 0 selects duration mode: workers stop once more than Duration has passed.
+	Duration  time.Duration
+	FailAtEnd bool
+	// ExactSampleCap bounds the latencies kept individually; 0 means DefaultExactSampleCap.
+	// Count mode with NumberOfTests <= the cap never falls back to the histogram.
+	ExactSampleCap int
+	// Clock defaults to SystemClock.
+	Clock Clock
+	// Label names a failure for Result.FailuresByLabel (for example an Ozone result code);
+	// nil means no breakdown.
+	Label func(error) string
+	// OnError is called from the worker goroutine after each failed task (freon logs
+	// "Error on executing task <id>" there). It must be safe for concurrent use.
+	OnError func(taskID int, err error)
+}
+
+// Runner executes a Task with freon's BaseFreonGenerator semantics (ozone-echo.md §6.5):
+// Threads closed-loop workers share one attempt counter; in count mode a worker stops when
+// its counter value reaches NumberOfTests or, without FailAtEnd, once any task has failed;
+// in duration mode workers stop only when the duration is over, failures or not. Every
+// task is timed, failed ones included.
+//
+// Without FailAtEnd freon's main thread stops waiting at the first failure even in duration
+// mode: it then terminates the progress bar (ProgressBar.Terminate) but still waits for the
+// workers. A caller reproduces that by watching Failures while Run is in progress.
+type Runner struct {
+	cfg  RunConfig
+	task Task
+
+	attempts  atomic.Int64
+	failures  atomic.Int64
+	completed atomic.Bool // a worker hit the stop rule, or the context ended
+	cancelled atomic.Bool
+	started   atomic.Int64 // run start in Unix ns, for progress; 0 before Run
+	start     time.Time
+	recs      []*recorder
+	once      sync.Once
+}
+
+// NewRunner checks cfg and prepares a runner; Run starts it.
+func NewRunner(cfg RunConfig, task Task) (*Runner, error) {
+	switch {
+	case task == nil:
+		return nil, errors.New("freon: runner needs a task")
+	case cfg.Threads < 1:
+		return nil, fmt.Errorf("freon: threads must be at least 1, got %d", cfg.Threads)
+	case cfg.NumberOfTests < 1:
+		return nil, errors.New(MsgInvalidTestNo)
+	case cfg.Duration < 0:
+		return nil, errors.New(MsgInvalidDuration)
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = SystemClock
+	}
+	if cfg.ExactSampleCap <= 0 {
+		cfg.ExactSampleCap = DefaultExactSampleCap
+	}
+	limit := 0 // count mode within the cap: exact, memory bounded by -n
+	if cfg.Duration > 0 || cfg.NumberOfTests > int64(cfg.ExactSampleCap) {
+		limit = max(1, cfg.ExactSampleCap/cfg.Threads)
+	}
+	r := &Runner{cfg: cfg, task: task}
+	for range cfg.Threads {
+		r.recs = append(r.recs, newRecorder(limit))
+	}
+	return r, nil
+}
+
+// Run executes the test and returns its result; call it once. Cancelling ctx (Ctrl-C) stops
+// new tasks from starting and is passed to the tasks in flight; Run waits for them, so a
+// report can always be printed. A task that fails after cancellation is counted as
+// Interrupted rather than as a failure or a sample: like a JVM exiting mid-call, the abort
+// says nothing about the DataNode.
+func (r *Runner) Run(ctx context.Context) *Result {
+	var res *Result
+	r.once.Do(func() { res = r.run(ctx) })
+	return res
+}
+
+func (r *Runner) run(ctx context.Context) *Result {
+	r.start = r.cfg.Clock.Now()
+	r.started.Store(r.start.UnixNano())
+	if ctx.Err() != nil { // AfterFunc would run asynchronously; stop before any task starts
+		r.cancelled.Store(true)
+		r.completed.Store(true)
+	}
+	// Workers read an atomic flag instead of ctx.Err() on every task: no shared lock.
+	stopWatch := context.AfterFunc(ctx, func() {
+		r.cancelled.Store(true)
+		r.completed.Store(true)
+	})
+	defer stopWatch()
+	var wg sync.WaitGroup
+	interrupted := make([]int64, len(r.recs))
+	for i, rec := range r.recs {
+		wg.Go(func() { interrupted[i] = r.worker(ctx, rec) })
+	}
+	wg.Wait()
+	end := r.cfg.Clock.Now()
+	return r.result(end, interrupted)
+}
+
+// worker is BaseFreonGenerator.runTaskLoop: take a counter value, apply the stop rule,
+// run and time the task.
+func (r *Runner) worker(ctx context.Context, rec *recorder) (interrupted int64) {
+	n := r.cfg.NumberOfTests
+	for !r.completed.Load() {
+		counter := r.attempts.Add(1) - 1
+		begin := r.cfg.Clock.Now()
+		if r.cfg.Duration > 0 {
+			if begin.Sub(r.start) > r.cfg.Duration {
+				r.completed.Store(true)
+				break
+			}
+		} else if counter >= n || (!r.cfg.FailAtEnd && r.failures.Load() > 0) {
+			r.completed.Store(true)
+			break
+		}
+		taskID := int(counter % n)
+		err := r.task(ctx, taskID)
+		end := r.cfg.Clock.Now()
+		// ctx.Err is read only on failure: AfterFunc may not have set the flag yet.
+		if err != nil && (r.cancelled.Load() || ctx.Err() != nil) {
+			r.cancelled.Store(true)
+			r.completed.Store(true)
+			interrupted++
+			continue
+		}
+		rec.record(end.Sub(begin), end.Sub(r.start))
+		if err != nil {
+			r.failures.Add(1)
+			if r.cfg.Label != nil {
+				rec.fail(r.cfg.Label(err))
+			}
+			if r.cfg.OnError != nil {
+				r.cfg.OnError(taskID, err)
+			}
+		}
+	}
+	return interrupted
+}
+
+// Completed returns how many tasks have finished (succeeded or failed) so far.
+func (r *Runner) Completed() int64 {
+	var n int64
+	for _, rec := range r.recs {
+		n += rec.done.Load()
+	}
+	return n
+}
+
+// Failures returns how many tasks have failed so far.
+func (r *Runner) Failures() int64 {
+	return r.failures.Load()
+}
+
+// ProgressMax is freon's progress-bar maximum: NumberOfTests in count mode, the duration
+// in whole seconds in duration mode.
+func (r *Runner) ProgressMax() int64 {
+	if r.cfg.Duration > 0 {
+		return int64(r.cfg.Duration / time.Second)
+	}
+	return r.cfg.NumberOfTests
+}
+
+// ProgressValue is freon's progress-bar value: finished tasks in count mode, whole seconds
+// since the start in duration mode. Safe to call concurrently with Run.
+func (r *Runner) ProgressValue() int64 {
+	if r.cfg.Duration <= 0 {
+		return r.Completed()
+	}
+	start := r.started.Load()
+	if start == 0 {
+		return 0
+	}
+	return int64(r.cfg.Clock.Now().Sub(time.Unix(0, start)) / time.Second)
+}
+
+func (r *Runner) result(end time.Time, interrupted []int64) *Result {
+	stats, perTick, failed := mergeRecorders(r.recs)
+	res := &Result{
+		Start: r.start, End: end,
+		Attempts:      r.attempts.Load(),
+		Failures:      r.failures.Load(),
+		Cancelled:     r.cancelled.Load(),
+		NumberOfTests: r.cfg.NumberOfTests,
+		Latency:       stats,
+		perTick:       perTick,
+	}
+	res.Successes = stats.Count - res.Failures
+	for _, n := range interrupted {
+		res.Interrupted += n
+	}
+	if len(failed) > 0 {
+		res.FailuresByLabel = failed
+	}
+	if !stats.Exact {
+		res.SampleCap = r.cfg.ExactSampleCap
+	}
+	return res
+}

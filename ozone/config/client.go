@@ -1,0 +1,145 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// ClientSettings are the derived settings an Ozone Echo client needs besides the SCM
+// addresses. Every field's default is the upstream default named in keys.go.
+type ClientSettings struct {
+	// SecurityEnabled is ozone.security.enabled: it gates gRPC TLS and makes freon fetch CA
+	// certificates from the OM.
+	SecurityEnabled bool
+	// Kerberos is hadoop.security.authentication = kerberos (core-site): Hadoop RPC to SCM
+	// then authenticates with SASL GSSAPI.
+	Kerberos bool
+	// BlockTokenEnabled and ContainerTokenEnabled are hdds.block.token.enabled and
+	// hdds.container.token.enabled. With the container key set, freon asks SCM for a
+	// container token and sends it with every Echo (ozone-echo.md §6.4 step 5).
+	BlockTokenEnabled     bool
+	ContainerTokenEnabled bool
+	// GRPCTLS is hdds.grpc.tls.enabled AND ozone.security.enabled: TLS to DataNodes needs both.
+	GRPCTLS bool
+	// GRPCTLSTestCert is hdds.grpc.tls.test.cert: verify the DataNode certificate against
+	// "localhost" instead of the DataNode's IP address.
+	GRPCTLSTestCert bool
+	// ReadTimeout is ozone.client.read.timeout, the deadline of one Echo, in whole seconds.
+	ReadTimeout time.Duration
+	// UseDatanodeHostname is hdds.datanode.use.datanode.hostname: dial the DataNode's host
+	// name instead of its IP address.
+	UseDatanodeHostname bool
+	// TopologyAwareRead is ozone.network.topology.aware.read: keep the pipeline's member
+	// order (true) or shuffle it (false).
+	TopologyAwareRead bool
+	// ContainerIPCPort is hdds.container.ipc.port, used when a DataNode advertises port 0.
+	ContainerIPCPort int
+	// SCM client retry policy (hdds.scmclient.*, ozone-scm.md §14.5).
+	SCMRPCTimeout            time.Duration
+	SCMFailoverMaxRetry      int
+	SCMFailoverRetryInterval time.Duration
+	SCMMaxRetryTimeout       time.Duration
+	// SCMKerberosPrincipal is hdds.scm.kerberos.principal, possibly with _HOST.
+	SCMKerberosPrincipal string
+	// RPCProtection is hadoop.rpc.protection as lower-case QOP names (authentication,
+	// integrity, privacy), in configured order.
+	RPCProtection []string
+	// Warnings lists values that were not understood and replaced by their default, which
+	// Hadoop also only logs (for example a boolean written "yes").
+	Warnings []string
+}
+
+// SCMRetryLimit is the number of SCM attempts before giving up:
+// max(failover.max.retry, max.retry.timeout / failover.retry.interval) (ozone-scm.md §14.5).
+func (s ClientSettings) SCMRetryLimit() int {
+	limit := s.SCMFailoverMaxRetry
+	if s.SCMFailoverRetryInterval > 0 {
+		if n := int(s.SCMMaxRetryTimeout / s.SCMFailoverRetryInterval); n > limit {
+			limit = n
+		}
+	}
+	return limit
+}
+
+// ClientSettings derives the client settings. Unparsable numbers and durations are errors
+// naming the key; unparsable booleans fall back to their default with a warning, as in Hadoop.
+func (c *Config) ClientSettings() (ClientSettings, error) {
+	r := settingsReader{c: c}
+	s := ClientSettings{
+		SecurityEnabled:       r.bool(KeySecurityEnabled, false),
+		Kerberos:              strings.EqualFold(c.GetTrimmed(KeyHadoopAuthentication, DefaultHadoopAuth), "kerberos"),
+		BlockTokenEnabled:     r.bool(KeyBlockTokenEnabled, false),
+		ContainerTokenEnabled: r.bool(KeyContainerTokenEnabled, false),
+		GRPCTLSTestCert:       r.bool(KeyGRPCTLSTestCert, false),
+		UseDatanodeHostname:   r.bool(KeyUseDatanodeHostname, false),
+		TopologyAwareRead:     r.bool(KeyTopologyAwareRead, DefaultTopologyAwareRead),
+		ReadTimeout:           r.duration(KeyClientReadTimeout, DefaultClientReadTimeout, time.Second),
+		ContainerIPCPort:      r.int(KeyContainerIPCPort, DefaultContainerIPCPort),
+
+		SCMRPCTimeout:            r.duration(KeySCMClientRPCTimeout, DefaultSCMClientRPCTimeout, time.Millisecond),
+		SCMFailoverMaxRetry:      r.int(KeySCMClientFailoverMax, DefaultSCMClientFailoverMax),
+		SCMFailoverRetryInterval: r.duration(KeySCMClientRetryInterval, DefaultSCMClientRetryInterval, time.Millisecond),
+		SCMMaxRetryTimeout:       r.duration(KeySCMClientMaxRetryTimeout, DefaultSCMClientMaxRetryTime, time.Millisecond),
+		SCMKerberosPrincipal:     c.GetTrimmed(KeySCMKerberosPrincipal, DefaultSCMKerberosPrincipal),
+	}
+	tls := r.bool(KeyGRPCTLSEnabled, false)
+	s.GRPCTLS = s.SecurityEnabled && tls
+	s.RPCProtection = r.protection()
+	s.Warnings = r.warnings
+	if err := errors.Join(r.errs...); err != nil {
+		return ClientSettings{}, err
+	}
+	return s, nil
+}
+
+// settingsReader collects errors and warnings so one call reports every bad key at once.
+type settingsReader struct {
+	c        *Config
+	errs     []error
+	warnings []string
+}
+
+func (r *settingsReader) bool(key string, def bool) bool {
+	v, err := r.c.GetBool(key, def)
+	if err != nil {
+		r.warnings = append(r.warnings, err.Error())
+	}
+	return v
+}
+
+func (r *settingsReader) int(key string, def int) int {
+	v, err := r.c.GetInt(key, def)
+	if err != nil {
+		r.errs = append(r.errs, err)
+	}
+	return v
+}
+
+func (r *settingsReader) duration(key string, def, unit time.Duration) time.Duration {
+	v, err := r.c.GetDuration(key, def, unit)
+	if err != nil {
+		r.errs = append(r.errs, err)
+	}
+	return v
+}
+
+// protection validates hadoop.rpc.protection; Hadoop rejects unknown names at start-up.
+func (r *settingsReader) protection() []string {
+	vals := r.c.GetStrings(KeyRPCProtection)
+	if len(vals) == 0 {
+		return []string{DefaultRPCProtection}
+	}
+	out := make([]string, 0, len(vals))
+	for _, v := range vals {
+		l := strings.ToLower(v)
+		switch l {
+		case "authentication", "integrity", "privacy":
+			out = append(out, l)
+		default:
+			r.errs = append(r.errs, fmt.Errorf("config: %s: %q is not authentication, integrity or privacy", KeyRPCProtection, v))
+		}
+	}
+	return out
+}

@@ -1,0 +1,120 @@
+package config
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestSCMNodes(t *testing.T) {
+	ha := map[string]string{
+		"ozone.scm.service.ids":        "svc",
+		"ozone.scm.nodes.svc":          "n1, n2",
+		"ozone.scm.address.svc.n1":     "h1",
+		"ozone.scm.address.svc.n2":     "h2:9894", // a port here is not the client port
+		"ozone.scm.client.address":     "ignored-in-ha",
+		"ozone.scm.client.port.svc.n2": "7000",
+	}
+	with := func(base map[string]string, kv ...string) map[string]string {
+		m := map[string]string{}
+		for k, v := range base {
+			m[k] = v
+		}
+		for i := 0; i+1 < len(kv); i += 2 {
+			m[kv[i]] = kv[i+1]
+		}
+		return m
+	}
+	tests := []struct {
+		name    string
+		props   map[string]string
+		want    []SCMNode
+		wantErr string
+	}{
+		{"client address with port", map[string]string{"ozone.scm.client.address": "scm:1234", "ozone.scm.names": "other"},
+			[]SCMNode{{Host: "scm", Port: 1234}}, ""},
+		{"client address, client port", map[string]string{"ozone.scm.client.address": "scm", "ozone.scm.client.port": "4321"},
+			[]SCMNode{{Host: "scm", Port: 4321}}, ""},
+		{"names fallback ignores its port", map[string]string{"ozone.scm.names": " scm:9861 "},
+			[]SCMNode{{Host: "scm", Port: 9860}}, ""},
+		{"ipv6", map[string]string{"ozone.scm.client.address": "[::1]:9000"},
+			[]SCMNode{{Host: "::1", Port: 9000}}, ""},
+		{"nothing set", map[string]string{}, nil, "no SCM address"},
+		{"several names without HA", map[string]string{"ozone.scm.names": "a,b"}, nil, "lists 2 hosts"},
+		{"bad port", map[string]string{"ozone.scm.client.address": "scm:http"}, nil, `invalid port "http"`},
+		{"ha", ha, []SCMNode{{"n1", "h1", 9860}, {"n2", "h2", 7000}}, ""},
+		{"ha deprecated address port wins", with(ha, "ozone.scm.client.address.svc.n2", "h2:7100"),
+			[]SCMNode{{"n1", "h1", 9860}, {"n2", "h2", 7100}}, ""},
+		{"ha global port", with(ha, "ozone.scm.client.port", "1111"),
+			[]SCMNode{{"n1", "h1", 1111}, {"n2", "h2", 7000}}, ""},
+		{"several service ids", with(ha, "ozone.scm.service.ids", "svc, other"), nil, "lists 2 services (svc, other)"},
+		{"several ids with default", with(ha, "ozone.scm.service.ids", "svc,other", "ozone.scm.default.service.id", "svc"),
+			[]SCMNode{{"n1", "h1", 9860}, {"n2", "h2", 7000}}, ""},
+		{"missing nodes", map[string]string{"ozone.scm.service.ids": "svc"}, nil, "ozone.scm.nodes.svc is not set"},
+		{"missing node address", with(ha, "ozone.scm.nodes.svc", "n1,n3"), nil, "ozone.scm.address.svc.n3 is not set"},
+		{"bad node port", with(ha, "ozone.scm.client.port.svc.n1", "x"), nil, "ozone.scm.client.port.svc.n1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := fromMap(tt.props).SCMNodes()
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want it to contain %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSCMNodeAddress(t *testing.T) {
+	if got := (SCMNode{Host: "::1", Port: 9860}).Address(); got != "[::1]:9860" {
+		t.Error(got)
+	}
+}
+
+func TestClientSettings(t *testing.T) {
+	s, err := New().ClientSettings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := ClientSettings{
+		ReadTimeout: DefaultClientReadTimeout, TopologyAwareRead: true, ContainerIPCPort: 9859,
+		SCMRPCTimeout: DefaultSCMClientRPCTimeout, SCMFailoverMaxRetry: 15,
+		SCMFailoverRetryInterval: DefaultSCMClientRetryInterval, SCMMaxRetryTimeout: DefaultSCMClientMaxRetryTime,
+		SCMKerberosPrincipal: DefaultSCMKerberosPrincipal, RPCProtection: []string{"authentication"},
+	}
+	if !reflect.DeepEqual(s, want) {
+		t.Errorf("defaults:\n got %+v\nwant %+v", s, want)
+	}
+	if s.SCMRetryLimit() != 300 {
+		t.Errorf("retry limit = %d, want 300 (10m / 2s)", s.SCMRetryLimit())
+	}
+
+	// TLS needs security too; a bad boolean is a warning, bad numbers are errors.
+	s, err = fromMap(map[string]string{
+		"hdds.grpc.tls.enabled": "true", "ozone.network.topology.aware.read": "nope",
+		"hadoop.rpc.protection": "Privacy, integrity", "ozone.client.read.timeout": "1500ms",
+	}).ClientSettings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.GRPCTLS || !s.TopologyAwareRead || len(s.Warnings) != 1 || s.ReadTimeout.Seconds() != 1 ||
+		!reflect.DeepEqual(s.RPCProtection, []string{"privacy", "integrity"}) {
+		t.Errorf("got %+v", s)
+	}
+	_, err = fromMap(map[string]string{
+		"hdds.container.ipc.port": "x", "hdds.scmclient.rpc.timeout": "soon", "hadoop.rpc.protection": "secret",
+	}).ClientSettings()
+	for _, w := range []string{"hdds.container.ipc.port", "hdds.scmclient.rpc.timeout", "secret"} {
+		if err == nil || !strings.Contains(err.Error(), w) {
+			t.Errorf("error %v does not mention %s", err, w)
+		}
+	}
+}
