@@ -1,0 +1,50 @@
+# dnecho — the two commands a new user needs are `make demo` and `make test`.
+SHELL := /bin/bash
+GO ?= go
+BIN := bin/dnecho
+PKGS := ./...
+# Short fuzzing of every network decoder on each `make test` (seeds always run as unit tests).
+FUZZTIME ?= 10s
+
+.PHONY: all build demo test deps lint vet fmt proto bench fuzz clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/dnecho
+
+## demo: build, start the embedded mini cluster, run the example scenario, print the summary.
+demo: build
+	./scripts/demo.sh
+
+## test: install what the tests need, then run every test (what CI runs).
+test: deps lint
+	$(GO) test -count=1 -timeout 30m $(PKGS)
+	$(MAKE) --no-print-directory fuzz
+
+deps:
+	./scripts/test-deps.sh
+
+lint: vet fmt
+
+vet:
+	$(GO) vet $(PKGS)
+
+fmt:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+fuzz:
+	./scripts/fuzz.sh $(FUZZTIME)
+
+## proto: regenerate the committed protobuf Go code (needs protoc; pinned generators are installed).
+proto:
+	./scripts/proto-tools.sh
+	./proto/gen.sh
+
+## bench: benchmarks against the mini cluster, printed with ratios; figures go to BENCHMARKS.md.
+bench: build
+	./scripts/bench.sh
+
+clean:
+	rm -rf bin

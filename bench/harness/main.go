@@ -1,0 +1,170 @@
+// Command harness is `make bench`: it starts `dnecho cluster`, then for 1 and 32 threads and both
+// stream modes runs the raw grpc-go floor (bench/rawecho) and `dnecho freon dn-echo` as separate
+// processes against the same DataNode, and prints calls/s, p50, p99 and CPU per call (user+system
+// time from rusage, so the emulated cluster's own CPU is not counted) with dnecho/raw ratios.
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+type result struct {
+	callsPerS, p50, p99 float64 // p50/p99 in ms; NaN when the program does not report them
+	cpuPerCall          time.Duration
+}
+
+func main() {
+	bin := flag.String("dnecho", "bin/dnecho", "dnecho binary")
+	raw := flag.String("raw", "bin/rawecho", "raw floor binary")
+	n := flag.Int("n", 100000, "calls per measurement")
+	reps := flag.Int("reps", 3, "repetitions; the median CPU per call is kept")
+	threads := flag.String("threads", "1,32", "thread counts")
+	flag.Parse()
+	if err := run(*bin, *raw, *n, *reps, strings.Split(*threads, ",")); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+type clusterInfo struct {
+	DataNodes []struct {
+		UUID string `json:"uuid"`
+		Addr string `json:"addr"`
+	} `json:"datanodes"`
+}
+
+func run(bin, raw string, n, reps int, threads []string) error {
+	dir, err := os.MkdirTemp("", "dnecho-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cl := exec.CommandContext(ctx, bin, "cluster", "--conf-dir", dir)
+	cl.Stdout, cl.Stderr = nil, os.Stderr
+	if err := cl.Start(); err != nil {
+		return err
+	}
+	defer func() { _ = cl.Process.Signal(os.Interrupt); _ = cl.Wait() }()
+	var info clusterInfo
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		b, err := os.ReadFile(filepath.Join(dir, "cluster.json"))
+		if err == nil && json.Unmarshal(b, &info) == nil && len(info.DataNodes) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("cluster did not write %s", filepath.Join(dir, "cluster.json"))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	dn := info.DataNodes[0]
+	fmt.Printf("dnecho bench: %d calls per run, median of %d runs, DataNode %s, payload 0/0 KB\n\n", n, reps, dn.Addr)
+	fmt.Printf("%-8s %-11s %-7s %12s %9s %9s %12s %9s\n", "threads", "stream", "tool", "calls/s", "p50 ms", "p99 ms", "CPU/call", "ratio")
+	for _, t := range threads {
+		for _, mode := range []string{"new", "reuse"} {
+			rawArgs := []string{"-addr", dn.Addr, "-uuid", dn.UUID, "-n", strconv.Itoa(n), "-t", t}
+			dnArgs := []string{"freon", "dn-echo", "--conf", dir, "--container-id", "1", "-n", strconv.Itoa(n), "-t", t}
+			if mode == "reuse" {
+				rawArgs = append(rawArgs, "-reuse")
+				dnArgs = append(dnArgs, "--stream", "reuse")
+			}
+			r, err := measure(raw, rawArgs, reps)
+			if err != nil {
+				return err
+			}
+			d, err := measure(bin, dnArgs, reps)
+			if err != nil {
+				return err
+			}
+			print := func(tool string, x result, ratio string) {
+				fmt.Printf("%-8s %-11s %-7s %12.0f %9s %9s %12s %9s\n", t, mode, tool, x.callsPerS, ms(x.p50), ms(x.p99), x.cpuPerCall, ratio)
+			}
+			print("raw", r, "1.00")
+			print("dnecho", d, fmt.Sprintf("%.2fx", float64(d.cpuPerCall)/float64(r.cpuPerCall)))
+		}
+	}
+	return nil
+}
+
+func ms(v float64) string {
+	if v != v {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f", v)
+}
+
+// measure runs the program reps times and keeps the run with the median CPU per call.
+func measure(bin string, args []string, reps int) (result, error) {
+	var rs []result
+	for i := 0; i < reps; i++ {
+		r, err := once(bin, args)
+		if err != nil {
+			return result{}, err
+		}
+		rs = append(rs, r)
+	}
+	sort.Slice(rs, func(i, j int) bool { return rs[i].cpuPerCall < rs[j].cpuPerCall })
+	return rs[len(rs)/2], nil
+}
+
+var (
+	rawLine   = regexp.MustCompile(`calls=(\d+) failed=(\d+) seconds=[0-9.]+ calls_per_s=([0-9.]+)`)
+	timerLine = regexp.MustCompile(`type=TIMER, name=rpc-payload, count=(\d+),.* median=([0-9.E-]+), .* p99=([0-9.E-]+), .* mean_rate=([0-9.E-]+),`)
+)
+
+func once(bin string, args []string) (result, error) {
+	cmd := exec.Command(bin, args...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return result{}, fmt.Errorf("%s %s: %v\n%s", bin, strings.Join(args, " "), err, tail(out))
+	}
+	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	r := result{p50: nan(), p99: nan()}
+	var calls int64
+	sc := bufio.NewScanner(strings.NewReader(string(out)))
+	for sc.Scan() {
+		if m := rawLine.FindStringSubmatch(sc.Text()); m != nil {
+			calls, _ = strconv.ParseInt(m[1], 10, 64)
+			if m[2] != "0" {
+				return result{}, fmt.Errorf("raw loop: %s failed calls", m[2])
+			}
+			r.callsPerS, _ = strconv.ParseFloat(m[3], 64)
+		}
+		if m := timerLine.FindStringSubmatch(sc.Text()); m != nil {
+			calls, _ = strconv.ParseInt(m[1], 10, 64)
+			r.p50, _ = strconv.ParseFloat(m[2], 64)
+			r.p99, _ = strconv.ParseFloat(m[3], 64)
+			r.callsPerS, _ = strconv.ParseFloat(m[4], 64)
+		}
+	}
+	if calls == 0 {
+		return result{}, fmt.Errorf("%s: no result line in output:\n%s", bin, tail(out))
+	}
+	r.cpuPerCall = cpu / time.Duration(calls)
+	return r, nil
+}
+
+func nan() float64 { z := 0.0; return z / z }
+
+func tail(b []byte) string {
+	if len(b) > 2000 {
+		b = b[len(b)-2000:]
+	}
+	return string(b)
+}

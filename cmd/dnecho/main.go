@@ -1,0 +1,132 @@
+// Command dnecho measures client-to-DataNode Echo latency on Apache Ozone: freon-compatible
+// (`dnecho freon dn-echo`), scriptable with k6-style scenarios (`dnecho run`), and self-contained
+// (`dnecho cluster` starts an emulated SCM + DataNodes on 127.0.0.1).
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+// exitError carries a process exit code through cobra's error return.
+type exitError struct {
+	code int
+	err  error // nil: exit silently with code
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// withCode wraps err so that the process exits with code.
+func withCode(code int, err error) error { return &exitError{code: code, err: err} }
+
+// streams are the process's standard streams, injectable for tests.
+type streams struct {
+	in       io.Reader
+	out, err io.Writer
+}
+
+// signals turns the first SIGINT/SIGTERM into a graceful stop (soft is cancelled) and the second
+// into an immediate one (hard is cancelled).
+type signals struct {
+	soft, hard context.Context
+	stop       func()
+}
+
+func watchSignals() *signals {
+	soft, cancelSoft := context.WithCancel(context.Background())
+	hard, cancelHard := context.WithCancel(context.Background())
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		n := 0
+		for {
+			select {
+			case <-ch:
+				n++
+				if n == 1 {
+					fmt.Fprintln(os.Stderr, "\nstopping gracefully (Ctrl-C again to stop now)...")
+					cancelSoft()
+				} else {
+					cancelHard()
+					return
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
+	return &signals{soft: soft, hard: hard, stop: func() {
+		signal.Stop(ch)
+		close(done)
+		cancelSoft()
+		cancelHard()
+	}}
+}
+
+func main() {
+	sig := watchSignals()
+	code := execute(sig, streams{os.Stdin, os.Stdout, os.Stderr}, os.Args[1:])
+	sig.stop()
+	os.Exit(code)
+}
+
+// execute runs the command line and returns the process exit code.
+func execute(sig *signals, s streams, args []string) int {
+	root := newRootCommand(sig, s)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return 0
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintln(s.err, "error:", ee.err)
+		}
+		return ee.code
+	}
+	fmt.Fprintln(s.err, "error:", err)
+	return 2 // usage errors (unknown flag, bad value) from cobra
+}
+
+func newRootCommand(sig *signals, s streams) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "dnecho",
+		Short: "Measure client-to-DataNode Echo round-trip latency on Apache Ozone",
+		Long: `dnecho sends Echo RPCs to the DataNodes of an Ozone container's pipeline and reports latency.
+
+  dnecho cluster                       start an emulated Ozone cluster (SCM + 3 DataNodes) on 127.0.0.1
+  dnecho freon dn-echo --container-id 1 -n 100000 -t 32
+                                       the 'ozone freon dn-echo' report, with exact percentiles
+  dnecho run script.js                 run a k6-style scenario script (import dnecho from 'k6/x/dnecho')
+
+Point dnecho at a cluster with --conf DIR (or OZONE_CONF_DIR) holding ozone-site.xml, or --scm host:port.`,
+		Version:       version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(s.in)
+	root.SetOut(s.out)
+	root.SetErr(s.err)
+	root.AddCommand(newClusterCommand(sig, s))
+	root.AddCommand(newFreonCommand(sig, s))
+	return root
+}

@@ -1,0 +1,289 @@
+// Package minicluster assembles an emulated Ozone cluster on 127.0.0.1 — an SCM (or an SCM HA group)
+// from scmsim and DataNodes from dnsim — wired together the way a real cluster is: the SCM lists a
+// pipeline whose members are the emulated DataNodes' real addresses, and containers live on it.
+// `dnecho cluster`, `make demo`, the tests and the benchmarks all run against it.
+package minicluster
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/dnecho/dnecho/minicluster/dnsim"
+	"github.com/dnecho/dnecho/minicluster/scmsim"
+	"github.com/dnecho/dnecho/ozone/config"
+	"github.com/dnecho/dnecho/proto/hddspb"
+)
+
+// Defaults of Options.
+const (
+	DefaultDataNodes = 3
+	// HAServiceID is the SCM service id written for an HA cluster (as in Ozone's compose files).
+	HAServiceID = "scmservice"
+	// ClusterFile is the machine-readable description WriteConf puts next to ozone-site.xml.
+	ClusterFile = "cluster.json"
+	// CAFile holds the DataNodes' CA certificates when TLS is on.
+	CAFile = "ca.pem"
+)
+
+// DefaultContainers are the open containers of a default cluster.
+var DefaultContainers = []int64{1, 2, 3}
+
+// Options configures a cluster. The zero value is the default cluster: one SCM, three DataNodes,
+// one 3-replica pipeline, open containers 1–3, no tokens, no TLS.
+type Options struct {
+	// DataNodes is the number of DataNodes (all members of the one pipeline); default 3.
+	DataNodes int
+	// Containers are the open container ids on the pipeline; default 1, 2, 3.
+	Containers []int64
+	// SCMs is the number of SCM nodes: 1 (default) or more for SCM HA, where node 0 leads.
+	SCMs int
+	// Tokens turns on container tokens in SCM and token verification on the DataNodes.
+	Tokens bool
+	// TLS serves the DataNodes' gRPC port with TLS (certificates from self-signed CAs).
+	TLS bool
+	// Admins, when non-nil, turns SCM's admin check on.
+	Admins []string
+	// SCMAddr is the (single) SCM's listen address; "" picks a free 127.0.0.1 port.
+	SCMAddr string
+	// Faults are injected into every DataNode from the start.
+	Faults dnsim.Faults
+}
+
+// Cluster is a running emulated cluster.
+type Cluster struct {
+	opts       Options
+	scm        *scmsim.SCM // non-HA
+	ha         *scmsim.HA  // HA
+	dataNodes  []*dnsim.DataNode
+	pipelineID string
+}
+
+// Start starts a cluster. Close it when done.
+func Start(o Options) (c *Cluster, err error) {
+	if o.DataNodes == 0 {
+		o.DataNodes = DefaultDataNodes
+	}
+	if o.DataNodes < 0 || o.DataNodes > 64 {
+		return nil, fmt.Errorf("minicluster: %d DataNodes: use 1 to 64", o.DataNodes)
+	}
+	if o.Containers == nil {
+		o.Containers = DefaultContainers
+	}
+	for _, id := range o.Containers {
+		if id <= 0 {
+			return nil, fmt.Errorf("minicluster: container id %d: ids are positive", id)
+		}
+	}
+	if o.SCMs == 0 {
+		o.SCMs = 1
+	}
+	if o.SCMs < 0 || o.SCMs > 9 {
+		return nil, fmt.Errorf("minicluster: %d SCMs: use 1 (no HA) to 9", o.SCMs)
+	}
+	c = &Cluster{opts: o}
+	defer func() {
+		if err != nil {
+			c.Close()
+		}
+	}()
+	held := make(map[int64]int32, len(o.Containers))
+	for _, id := range o.Containers {
+		held[id] = 0
+	}
+	members := make([]*hddspb.DatanodeDetailsProto, 0, o.DataNodes)
+	for i := 0; i < o.DataNodes; i++ {
+		dn, err := dnsim.New(dnsim.Options{
+			HostName: fmt.Sprintf("dn%d.localhost", i+1), Containers: held,
+			TokenVerification: o.Tokens, TLS: o.TLS, Faults: o.Faults,
+		})
+		if err != nil {
+			return nil, err
+		}
+		c.dataNodes = append(c.dataNodes, dn)
+		if err := dn.Start("127.0.0.1:0"); err != nil {
+			return nil, err
+		}
+		members = append(members, dn.Details())
+	}
+	c.pipelineID = scmsim.NewUUID()
+	pipeline, err := scmsim.Pipeline(c.pipelineID, hddspb.PipelineState_PIPELINE_OPEN, members...)
+	if err != nil {
+		return nil, err
+	}
+	cfg := scmsim.Config{Admins: o.Admins, TokensEnabled: o.Tokens}
+	type state interface {
+		AddPipeline(*hddspb.Pipeline) error
+		AddContainer(scmsim.Container) error
+	}
+	var st state
+	if o.SCMs > 1 {
+		if c.ha, err = scmsim.NewHA(o.SCMs, cfg); err != nil {
+			return nil, err
+		}
+		st = c.ha
+	} else {
+		if c.scm, err = scmsim.New(cfg); err != nil {
+			return nil, err
+		}
+		if err := c.scm.Start(o.SCMAddr); err != nil {
+			return nil, err
+		}
+		st = c.scm
+	}
+	if err := st.AddPipeline(pipeline); err != nil {
+		return nil, err
+	}
+	factor := hddspb.ReplicationFactor_THREE
+	if o.DataNodes == 1 {
+		factor = hddspb.ReplicationFactor_ONE
+	}
+	for _, id := range o.Containers {
+		if err := st.AddContainer(scmsim.Container{ID: uint64(id), PipelineID: c.pipelineID, ReplicationFactor: factor}); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// SCMAddrs returns the SCM client address(es), in node order.
+func (c *Cluster) SCMAddrs() []string {
+	if c.ha != nil {
+		return c.ha.Addrs()
+	}
+	return []string{c.scm.Addr()}
+}
+
+// SCM returns the single SCM (nil for an HA cluster).
+func (c *Cluster) SCM() *scmsim.SCM { return c.scm }
+
+// HA returns the SCM HA group (nil without HA).
+func (c *Cluster) HA() *scmsim.HA { return c.ha }
+
+// DataNodes returns the DataNodes in pipeline member order.
+func (c *Cluster) DataNodes() []*dnsim.DataNode { return c.dataNodes }
+
+// PipelineID returns the id of the pipeline every container is on.
+func (c *Cluster) PipelineID() string { return c.pipelineID }
+
+// Containers returns the container ids.
+func (c *Cluster) Containers() []int64 { return c.opts.Containers }
+
+// CAPEM returns the concatenated CA certificates of the DataNodes (nil without TLS).
+func (c *Cluster) CAPEM() []byte {
+	var out []byte
+	for _, dn := range c.dataNodes {
+		out = append(out, dn.CACertPEM()...)
+	}
+	return out
+}
+
+// Config returns the ozone-site.xml properties a client needs to reach this cluster.
+func (c *Cluster) Config() map[string]string {
+	p := map[string]string{}
+	if c.ha != nil {
+		var ids []string
+		for i, addr := range c.ha.Addrs() {
+			id := "scm" + strconv.Itoa(i+1)
+			ids = append(ids, id)
+			host, port := splitHostPort(addr)
+			p[config.KeySCMAddressPrefix+HAServiceID+"."+id] = host
+			p[config.KeySCMClientPortPrefix+HAServiceID+"."+id] = port
+		}
+		p[config.KeySCMServiceIDs] = HAServiceID
+		p[config.KeySCMNodesPrefix+HAServiceID] = strings.Join(ids, ",")
+	} else {
+		host, _ := splitHostPort(c.scm.Addr())
+		p[config.KeySCMNames] = host
+		p[config.KeySCMClientAddress] = c.scm.Addr()
+	}
+	if c.opts.Tokens {
+		p[config.KeyContainerTokenEnabled] = "true"
+		p[config.KeyBlockTokenEnabled] = "true"
+	}
+	if c.opts.TLS {
+		p[config.KeySecurityEnabled] = "true"
+		p[config.KeyGRPCTLSEnabled] = "true"
+	}
+	return p
+}
+
+// Info is the machine-readable description written to cluster.json.
+type Info struct {
+	SCM        []string       `json:"scm"`
+	DataNodes  []DataNodeInfo `json:"datanodes"`
+	PipelineID string         `json:"pipeline"`
+	Containers []int64        `json:"containers"`
+	Tokens     bool           `json:"tokens"`
+	TLS        bool           `json:"tls"`
+	CAFile     string         `json:"caFile,omitempty"`
+}
+
+// DataNodeInfo describes one DataNode in Info.
+type DataNodeInfo struct {
+	UUID string `json:"uuid"`
+	Addr string `json:"addr"`
+}
+
+// Info describes the running cluster.
+func (c *Cluster) Info() Info {
+	in := Info{SCM: c.SCMAddrs(), PipelineID: c.pipelineID, Containers: c.opts.Containers, Tokens: c.opts.Tokens, TLS: c.opts.TLS}
+	for _, dn := range c.dataNodes {
+		in.DataNodes = append(in.DataNodes, DataNodeInfo{UUID: dn.UUID(), Addr: dn.Addr()})
+	}
+	return in
+}
+
+// WriteConf writes ozone-site.xml, ca.pem (with TLS) and, last, cluster.json into dir, creating
+// it. Tools wait for cluster.json to know the cluster is up.
+func (c *Cluster) WriteConf(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := config.Write(dir, c.Config()); err != nil {
+		return err
+	}
+	info := c.Info()
+	if c.opts.TLS {
+		info.CAFile = filepath.Join(dir, CAFile)
+		if err := os.WriteFile(info.CAFile, c.CAPEM(), 0o644); err != nil {
+			return err
+		}
+	}
+	b, err := json.MarshalIndent(info, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := filepath.Join(dir, ClusterFile+".tmp")
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(dir, ClusterFile))
+}
+
+// Close stops every server.
+func (c *Cluster) Close() error {
+	var errs []error
+	for _, dn := range c.dataNodes {
+		dn.Stop()
+	}
+	if c.scm != nil {
+		errs = append(errs, c.scm.Close())
+	}
+	if c.ha != nil {
+		errs = append(errs, c.ha.Close())
+	}
+	return errors.Join(errs...)
+}
+
+func splitHostPort(addr string) (string, string) {
+	i := strings.LastIndex(addr, ":")
+	if i < 0 {
+		return addr, ""
+	}
+	return addr[:i], addr[i+1:]
+}
