@@ -174,7 +174,7 @@ func runDNEcho(_ context.Context, sig *signals, s streams, f *dnEchoFlags) error
 			SleepTimeMs:     int32(o.SleepTimeMs), ReadOnly: readOnly,
 		})
 		if err != nil {
-			return withCode(freonExitFailed, err)
+			return withCode(freonExitFailed, fmt.Errorf("--payload-req %d KB / --payload-resp %d KB: %w", o.PayloadReqKB, o.PayloadRespKB, err))
 		}
 	}
 	_ = logw.Log(freon.ThreadMain, freon.LevelInfo, freon.LoggerDNEchoNotes, "Target: "+tgt.Describe())

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dnecho/dnecho/minicluster"
+)
+
+// binPath is the dnecho binary built once by TestMain for the end-to-end tests.
+var binPath string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "dnecho-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binPath = filepath.Join(dir, "dnecho")
+	out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "build dnecho: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// runResult is what one dnecho invocation did.
+type runResult struct {
+	code           int
+	stdout, stderr string
+	took           time.Duration
+}
+
+func (r runResult) all() string { return r.stdout + r.stderr }
+
+// dnecho runs the binary with args and a hard time limit, so a hang fails the test.
+func dnecho(t *testing.T, limit time.Duration, args ...string) runResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binPath, args...)
+	cmd.Env = append(os.Environ(), "OZONE_CONF_DIR=")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	err := cmd.Run()
+	r := runResult{stdout: out.String(), stderr: errb.String(), took: time.Since(start)}
+	if ctx.Err() != nil {
+		t.Fatalf("dnecho %s: still running after %s\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), limit, r.stdout, r.stderr)
+	}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("dnecho: %v", err)
+	}
+	return r
+}
+
+// startCluster starts a mini cluster and writes its configuration into a temp dir.
+func startCluster(t *testing.T, o minicluster.Options) (*minicluster.Cluster, string) {
+	t.Helper()
+	c, err := minicluster.Start(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	dir := t.TempDir()
+	if err := c.WriteConf(dir); err != nil {
+		t.Fatal(err)
+	}
+	return c, dir
+}
+
+func mustContain(t *testing.T, r runResult, subs ...string) {
+	t.Helper()
+	for _, s := range subs {
+		if !strings.Contains(r.all(), s) {
+			t.Errorf("output lacks %q\nstdout:\n%s\nstderr:\n%s", s, r.stdout, r.stderr)
+		}
+	}
+}

@@ -1,0 +1,260 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/dnecho/dnecho/minicluster"
+	"github.com/dnecho/dnecho/minicluster/dnsim"
+)
+
+// The four DataNode cases of Ozone's smoke test (hadoop-ozone/dist/src/main/smoketest/freon/
+// echoRPCLoad.robot): each must exit 0 and print "Successful executions: 1".
+func TestFreonSmokeCases(t *testing.T) {
+	_, conf := startCluster(t, minicluster.Options{})
+	cases := [][]string{
+		{"--payload-req=1", "--payload-resp=1"},
+		{"--payload-req=1"},
+		{"--payload-resp=1"},
+		{"--sleep-time-ms=0", "--clients=1"},
+	}
+	for _, extra := range cases {
+		t.Run(strings.Join(extra, " "), func(t *testing.T) {
+			args := append([]string{"freon", "dn-echo", "--conf", conf, "-t=1", "-n=1", "--container-id=2"}, extra...)
+			r := dnecho(t, 30*time.Second, args...)
+			if r.code != 0 {
+				t.Fatalf("exit %d\n%s", r.code, r.all())
+			}
+			mustContain(t, r, "Successful executions: 1", "Failures: 0", "type=TIMER, name=rpc-payload, count=1,")
+		})
+	}
+}
+
+func TestFreonAliasAndCounts(t *testing.T) {
+	c, conf := startCluster(t, minicluster.Options{})
+	r := dnecho(t, 60*time.Second, "freon", "dne", "--conf", conf, "--container-id", "1", "-n", "500", "-t", "4", "--stream", "reuse")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.all())
+	}
+	mustContain(t, r, "Successful executions: 500", "count=500,")
+	// Default target: every call went to the pipeline's first member.
+	if got := c.DataNodes()[0].Stats().Successes; got != 500 {
+		t.Errorf("first DataNode served %d calls, want 500", got)
+	}
+}
+
+func TestFreonTargetAllSpreadsOverReplicas(t *testing.T) {
+	c, conf := startCluster(t, minicluster.Options{})
+	r := dnecho(t, 60*time.Second, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "-n", "300", "-t", "3", "--target", "all")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.all())
+	}
+	for i, dn := range c.DataNodes() {
+		if got := dn.Stats().Successes; got != 100 {
+			t.Errorf("DataNode %d served %d calls, want 100", i, got)
+		}
+	}
+}
+
+func TestFreonUnknownContainer(t *testing.T) {
+	_, conf := startCluster(t, minicluster.Options{})
+	r := dnecho(t, 30*time.Second, "freon", "dn-echo", "--conf", conf, "--container-id", "99", "-n", "1")
+	if r.code != freonExitFailed {
+		t.Fatalf("exit %d, want %d\n%s", r.code, freonExitFailed, r.all())
+	}
+	mustContain(t, r, "Container #99 not found")
+	if strings.Contains(r.all(), "panic") || strings.Contains(r.all(), "goroutine ") {
+		t.Errorf("stack trace in output:\n%s", r.all())
+	}
+}
+
+func TestFreonSCMUnreachableIsBounded(t *testing.T) {
+	// Nothing listens on port 1; the retry budget is shortened through -D like Ozone's keys.
+	r := dnecho(t, 60*time.Second, "freon", "dn-echo", "--scm", "127.0.0.1:1", "--container-id", "1", "-n", "1",
+		"-D", "hdds.scmclient.failover.retry.interval=100ms", "-D", "hdds.scmclient.failover.max.retry=3",
+		"-D", "hdds.scmclient.max.retry.timeout=300ms")
+	if r.code != freonExitFailed {
+		t.Fatalf("exit %d\n%s", r.code, r.all())
+	}
+	mustContain(t, r, "127.0.0.1:1")
+	if r.took > 20*time.Second {
+		t.Errorf("took %s to give up", r.took)
+	}
+}
+
+func TestFreonLookupTimeoutBoundsWait(t *testing.T) {
+	r := dnecho(t, 60*time.Second, "freon", "dn-echo", "--scm", "127.0.0.1:1", "--container-id", "1", "-n", "1", "--lookup-timeout", "2s")
+	if r.code != freonExitFailed {
+		t.Fatalf("exit %d\n%s", r.code, r.all())
+	}
+	mustContain(t, r, "no SCM answered at 127.0.0.1:1")
+	if r.took > 15*time.Second {
+		t.Errorf("took %s with --lookup-timeout 2s", r.took)
+	}
+}
+
+func TestFreonFollowerSCMAnswersFirst(t *testing.T) {
+	c, conf := startCluster(t, minicluster.Options{SCMs: 3})
+	if err := c.HA().SetLeader(2); err != nil {
+		t.Fatal(err)
+	}
+	r := dnecho(t, 60*time.Second, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "-n", "10", "-t", "2")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.all())
+	}
+	mustContain(t, r, "Successful executions: 10")
+	if c.HA().Node(0).Requests() == 0 {
+		t.Errorf("the first SCM (a follower) was never asked: the test did not exercise failover")
+	}
+}
+
+func TestFreonDataNodeDownFailsOver(t *testing.T) {
+	c, conf := startCluster(t, minicluster.Options{})
+	c.DataNodes()[0].Stop()
+	r := dnecho(t, 60*time.Second, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "-n", "50", "-t", "2")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.all())
+	}
+	mustContain(t, r, "Successful executions: 50")
+	if got := c.DataNodes()[1].Stats().Successes; got != 50 {
+		t.Errorf("second DataNode served %d, want 50 (fail-over from the stopped first)", got)
+	}
+}
+
+func TestFreonDataNodeErrorsCountedWithCause(t *testing.T) {
+	c, conf := startCluster(t, minicluster.Options{})
+	for _, dn := range c.DataNodes() {
+		if err := dn.SetFaults(dnsim.Faults{ErrorRate: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := dnecho(t, 60*time.Second, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "-n", "20", "-t", "2", "-f", "--no-retry")
+	if r.code != freonExitFailed {
+		t.Fatalf("exit %d\n%s", r.code, r.all())
+	}
+	mustContain(t, r, "Failures: 20", "Successful executions: 0", "Expected 20 --number-of-tests objects!, successfully executed 0",
+		"CONTAINER_INTERNAL_ERROR=20", "One or more freon test is failed.")
+}
+
+func TestFreonStalledDataNodeMidRunFinishes(t *testing.T) {
+	c, conf := startCluster(t, minicluster.Options{})
+	if err := c.DataNodes()[0].SetFaults(dnsim.Faults{Stall: true}); err != nil {
+		t.Fatal(err)
+	}
+	// A stalled first member: each call waits out the deadline, then fails over to the next.
+	r := dnecho(t, 60*time.Second, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "-n", "4", "-t", "2", "--deadline", "300ms")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.all())
+	}
+	mustContain(t, r, "Successful executions: 4")
+}
+
+func TestFreonBadInput(t *testing.T) {
+	_, conf := startCluster(t, minicluster.Options{})
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--payload-req", "-1"}, freonExitFailed, "OM echo request payload size should be positive value or zero."},
+		{[]string{"--payload-resp", "-5"}, freonExitFailed, "OM echo response payload size should be positive value or zero."},
+		{[]string{"-n", "0"}, freonExitFailed, "Invalid command, the testNo must be a positive integer"},
+		{[]string{"--duration", "-3s"}, freonExitFailed, "the runtime must be given, and must not be negative"},
+		{[]string{"--payload-req", "99999999999"}, freonExitFailed, "--payload-req 99999999999 KB"},
+		{[]string{"--ratis"}, 2, "--ratis"},
+		{[]string{"--stream", "sideways"}, 2, "--stream \"sideways\""},
+		{[]string{"--threads", "abc"}, 2, "threads"},
+	}
+	for _, tc := range cases {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			args := append([]string{"freon", "dn-echo", "--conf", conf, "--container-id", "1", "-n", "1"}, tc.args...)
+			if tc.args[0] == "-n" {
+				args = append([]string{"freon", "dn-echo", "--conf", conf, "--container-id", "1"}, tc.args...)
+			}
+			r := dnecho(t, 30*time.Second, args...)
+			if r.code != tc.code {
+				t.Fatalf("exit %d, want %d\n%s", r.code, tc.code, r.all())
+			}
+			mustContain(t, r, tc.want)
+		})
+	}
+}
+
+func TestFreonAbsurdResponseSizeIsCountedNotFatal(t *testing.T) {
+	_, conf := startCluster(t, minicluster.Options{})
+	// 40 MiB uncapped is above the 32 MiB message limit: every call fails, each is counted.
+	r := dnecho(t, 60*time.Second, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "-n", "3", "-t", "1", "-f",
+		"--payload-resp", "40960", "--payload-resp-uncapped", "--no-retry")
+	if r.code != freonExitFailed {
+		t.Fatalf("exit %d\n%s", r.code, r.all())
+	}
+	mustContain(t, r, "Failures: 3", "Failures by result:")
+}
+
+func TestFreonMalformedConfig(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "ozone-site.xml"), []byte("<configuration><property><name>x</name>\n<value>1</property>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := dnecho(t, 30*time.Second, "freon", "dn-echo", "--conf", dir, "--container-id", "1", "-n", "1")
+	if r.code == 0 {
+		t.Fatalf("exit 0 on a malformed config\n%s", r.all())
+	}
+	mustContain(t, r, "ozone-site.xml")
+}
+
+func TestFreonNoClusterGiven(t *testing.T) {
+	r := dnecho(t, 30*time.Second, "freon", "dn-echo", "--container-id", "1", "-n", "1")
+	if r.code == 0 {
+		t.Fatalf("exit 0 without a cluster\n%s", r.all())
+	}
+	mustContain(t, r, "no cluster given")
+}
+
+func TestFreonCtrlCStillPrintsReport(t *testing.T) {
+	_, conf := startCluster(t, minicluster.Options{})
+	cmd := exec.Command(binPath, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "--duration", "60s", "-t", "2")
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	_ = cmd.Process.Signal(syscall.SIGINT)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("dnecho did not stop within 20s of Ctrl-C")
+	}
+	if code := cmd.ProcessState.ExitCode(); code != exitInterrupted {
+		t.Errorf("exit %d, want %d", code, exitInterrupted)
+	}
+	all := out.String() + errb.String()
+	m := regexp.MustCompile(`Successful executions: (\d+)`).FindStringSubmatch(all)
+	if m == nil {
+		t.Fatalf("no report after Ctrl-C:\n%s", all)
+	}
+	if n, _ := strconv.Atoi(m[1]); n == 0 {
+		t.Errorf("report counts no successful call after 1.5s of load:\n%s", all)
+	}
+}
+
+func TestFreonConsoleReportLayout(t *testing.T) {
+	_, conf := startCluster(t, minicluster.Options{})
+	r := dnecho(t, 30*time.Second, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "-n", "100", "-t", "2", "--report", "console")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.all())
+	}
+	mustContain(t, r, "-- Timers ----------------------------------------------------------------------\nrpc-payload\n             count = 100\n",
+		"            99.9% <= ", "Successful executions: 100")
+}

@@ -1,0 +1,103 @@
+package ingest
+
+import (
+	"github.com/dnecho/dnecho/engine/metrics"
+)
+
+// Snapshot is an immutable copy of everything the collector aggregated. Its sinks are clones:
+// they may be read from several goroutines and must not be modified.
+type Snapshot struct {
+	// Series lists the metrics in first-seen order, each followed by its sub-metrics.
+	Series     []Series
+	Breakdowns []Breakdown
+	// Root is the group and check tree (empty unless Options.Builtins was set).
+	Root   *Group
+	byName map[string]metrics.Sink
+}
+
+// Series is the sink of one metric or sub-metric.
+type Series struct {
+	Name      string // metric name, or sub-metric name "m{k:v}"
+	Metric    *metrics.Metric
+	Submetric *metrics.Submetric // nil for the metric itself
+	Sink      metrics.Sink
+}
+
+// Breakdown is one metric aggregated per value of one tag.
+type Breakdown struct {
+	Metric   *metrics.Metric
+	Key      string
+	Values   []TagSink // first-seen order
+	Overflow int64     // samples with a value beyond the cap, not aggregated
+}
+
+// TagSink is the sink of one tag value of a breakdown.
+type TagSink struct {
+	Value string
+	Sink  metrics.Sink
+}
+
+// Snapshot copies every sink.
+func (c *Collector) Snapshot() *Snapshot {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	snap := &Snapshot{Root: copyGroup(c.tree.root), byName: map[string]metrics.Sink{}}
+	for _, s := range c.order {
+		snap.add(Series{Name: s.metric.Name, Metric: s.metric, Sink: s.sink.Clone()})
+		for i := range s.subs {
+			sm := s.subs[i].sm
+			snap.add(Series{Name: sm.Name, Metric: s.metric, Submetric: &sm, Sink: s.subs[i].sink.Clone()})
+		}
+		for _, b := range s.breakdowns {
+			snap.Breakdowns = append(snap.Breakdowns, b.copy(s.metric))
+		}
+	}
+	return snap
+}
+
+func (s *Snapshot) add(ser Series) {
+	s.Series = append(s.Series, ser)
+	s.byName[ser.Name] = ser.Sink
+}
+
+// Sink returns the sink called name; it lets a snapshot feed threshold evaluation.
+func (s *Snapshot) Sink(name string) (metrics.Sink, bool) {
+	sink, ok := s.byName[name]
+	return sink, ok
+}
+
+// Breakdown returns the breakdown of metric by tag key, if tracked.
+func (s *Snapshot) Breakdown(metric, key string) (Breakdown, bool) {
+	for _, b := range s.Breakdowns {
+		if b.Metric.Name == metric && b.Key == key {
+			return b, true
+		}
+	}
+	return Breakdown{}, false
+}
+
+// GroupBy returns a copy of metric's breakdown by tag key (for example dnecho_req_duration by
+// datanode). ok is false if TrackBreakdown was not called for it or no sample arrived yet.
+func (c *Collector) GroupBy(metric, key string) (Breakdown, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for m, s := range c.series {
+		if s == nil || m.Name != metric {
+			continue
+		}
+		for _, b := range s.breakdowns {
+			if b.key == key {
+				return b.copy(m), true
+			}
+		}
+	}
+	return Breakdown{}, false
+}
+
+func (b *breakdown) copy(m *metrics.Metric) Breakdown {
+	out := Breakdown{Metric: m, Key: b.key, Overflow: b.overflow, Values: make([]TagSink, 0, len(b.order))}
+	for _, v := range b.order {
+		out.Values = append(out.Values, TagSink{Value: v, Sink: b.byValue[v].Clone()})
+	}
+	return out
+}

@@ -1,0 +1,133 @@
+package metrics
+
+import (
+	"math"
+	"testing"
+	"time"
+)
+
+func TestNewSinkPerType(t *testing.T) {
+	r := NewRegistry()
+	b := RegisterBuiltins(r)
+	for _, tc := range []struct {
+		m    *Metric
+		want string
+	}{
+		{b.Iterations, "*metrics.CounterSink"},
+		{b.VUs, "*metrics.GaugeSink"},
+		{b.Checks, "*metrics.RateSink"},
+		{b.IterationDuration, "*metrics.TrendSink"},
+	} {
+		s := NewSink(tc.m)
+		if got := typeName(s); got != tc.want {
+			t.Errorf("%s: sink %s, want %s", tc.m.Name, got, tc.want)
+		}
+		if !s.IsEmpty() {
+			t.Errorf("%s: new sink not empty", tc.m.Name)
+		}
+	}
+	if s := NewSink(&Metric{Name: "x", Type: MetricType(9)}); s != nil {
+		t.Errorf("unknown type: got %T, want nil", s)
+	}
+}
+
+func typeName(s Sink) string {
+	switch s.(type) {
+	case *CounterSink:
+		return "*metrics.CounterSink"
+	case *GaugeSink:
+		return "*metrics.GaugeSink"
+	case *RateSink:
+		return "*metrics.RateSink"
+	case *TrendSink:
+		return "*metrics.TrendSink"
+	}
+	return "?"
+}
+
+func at(sec int, v float64) Sample {
+	return Sample{Time: time.Unix(1_700_000_000+int64(sec), 0), Value: v}
+}
+
+func TestCounterSink(t *testing.T) {
+	var c CounterSink
+	for i, v := range []float64{3, 0, 2.5, math.NaN(), math.Inf(1)} {
+		c.Add(at(10-i, v))
+	}
+	if c.Sum != 5.5 || c.N != 3 {
+		t.Fatalf("sum %v n %d, want 5.5 and 3 (NaN and Inf ignored)", c.Sum, c.N)
+	}
+	if !c.First.Equal(at(8, 0).Time) || !c.Last.Equal(at(10, 0).Time) {
+		t.Errorf("first %v last %v", c.First, c.Last)
+	}
+	if got := c.Rate(2 * time.Second); got != 2.75 {
+		t.Errorf("rate %v, want 2.75", got)
+	}
+	if got := c.Rate(0); got != 0 {
+		t.Errorf("rate over 0s %v, want 0", got)
+	}
+	cl := c.Clone().(*CounterSink)
+	c.Add(at(0, 1))
+	if cl.Sum != 5.5 {
+		t.Errorf("clone changed with the original")
+	}
+}
+
+func TestGaugeSink(t *testing.T) {
+	var g GaugeSink
+	for _, v := range []float64{5, -2, 9, 4} {
+		g.Add(at(0, v))
+	}
+	if g.Value != 4 || g.Min != -2 || g.Max != 9 || g.N != 4 {
+		t.Errorf("got %+v", g)
+	}
+}
+
+func TestRateSink(t *testing.T) {
+	var r RateSink
+	if _, ok := r.Rate(); ok {
+		t.Fatal("empty rate has a value")
+	}
+	for _, v := range []float64{1, 0, 0.5, -1, 0} {
+		r.Add(at(0, v))
+	}
+	if got, ok := r.Rate(); !ok || got != 0.6 || r.Trues != 3 || r.Total != 5 {
+		t.Errorf("rate %v ok %v %+v", got, ok, r)
+	}
+}
+
+func TestRegisterBuiltins(t *testing.T) {
+	r := NewRegistry()
+	b := RegisterBuiltins(r)
+	want := map[string][2]string{
+		"vus": {"gauge", "default"}, "vus_max": {"gauge", "default"},
+		"iterations": {"counter", "default"}, "iteration_duration": {"trend", "time"},
+		"dropped_iterations": {"counter", "default"}, "checks": {"rate", "default"},
+		"group_duration": {"trend", "time"}, "data_sent": {"counter", "data"},
+		"data_received": {"counter", "data"},
+	}
+	if len(r.All()) != len(want) {
+		t.Fatalf("%d metrics registered, want %d", len(r.All()), len(want))
+	}
+	for _, m := range r.All() {
+		w, ok := want[m.Name]
+		if !ok || m.Type.String() != w[0] || m.Contains.String() != w[1] {
+			t.Errorf("%s: %s of %s", m.Name, m.Type, m.Contains)
+		}
+	}
+	if b.Checks != r.Get("checks") || b.DataReceived != r.Get("data_received") {
+		t.Error("Builtins fields do not point at the registered metrics")
+	}
+}
+
+func TestSystemTags(t *testing.T) {
+	if got := len(DefaultSystemTags()); got != 14 {
+		t.Errorf("%d default system tags, want 14", got)
+	}
+	if len(AllSystemTags()) != 18 || !IsSystemTag("ocsp_status") || IsSystemTag("datanode") {
+		t.Error("AllSystemTags / IsSystemTag disagree with spec §8.2")
+	}
+	if !IsMetadataTag("vu") || IsMetadataTag("group") {
+		t.Error("IsMetadataTag")
+	}
+}
