@@ -1,0 +1,70 @@
+package dnsim
+
+import (
+	"errors"
+	"io"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
+
+	"github.com/dnecho/dnecho/proto/dnpb"
+)
+
+func (d *DataNode) newServer() *grpc.Server {
+	opts := []grpc.ServerOption{
+		grpc.MaxRecvMsgSize(MaxMessageSize),
+		// Stop must not return while a handler still runs: tests check for
+		// leaked goroutines, and Restart reuses the port.
+		grpc.WaitForHandlers(true),
+	}
+	if d.tls != nil {
+		opts = append(opts, grpc.Creds(credentials.NewTLS(d.tls.serverConfig())))
+	}
+	srv := grpc.NewServer(opts...)
+	dnpb.RegisterXceiverClientProtocolServiceServer(srv, xceiver{d: d})
+	return srv
+}
+
+// xceiver implements the DataNode's XceiverClientProtocolService.
+type xceiver struct {
+	dnpb.UnimplementedXceiverClientProtocolServiceServer
+	d *DataNode
+}
+
+// Send serves one stream the way GrpcXceiverService does (spec §4.2): each
+// request is dispatched synchronously and answered before the next is read,
+// so responses keep request order; the stream ends with OK when the client
+// half-closes.
+func (x xceiver) Send(stream grpc.BidiStreamingServer[dnpb.ContainerCommandRequestProto, dnpb.ContainerCommandResponseProto]) error {
+	d := x.d
+	d.stats.streams.Add(1)
+	ctx := stream.Context()
+	for {
+		// The codec's proto.Unmarshal enforces proto2 required fields, so a
+		// request without cmdType, containerID or datanodeUuid fails here
+		// with a gRPC error, like the Java parser on a real DataNode.
+		req := new(dnpb.ContainerCommandRequestProto)
+		if err := stream.RecvMsg(req); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+		d.stats.calls.Add(1)
+		resp, err := d.inject(ctx, req)
+		if err == nil && resp == nil {
+			resp, err = d.dispatch(ctx, req)
+		}
+		if err != nil {
+			return err
+		}
+		if resp.GetResult() == dnpb.Result_SUCCESS {
+			d.stats.successes.Add(1)
+		} else {
+			d.stats.failures.Add(1)
+		}
+		if err := stream.Send(resp); err != nil {
+			return err
+		}
+	}
+}

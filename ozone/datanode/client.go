@@ -1,0 +1,212 @@
+package datanode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/status"
+
+	"github.com/dnecho/dnecho/proto/hddspb"
+)
+
+// Client sends Echo requests to the members of one pipeline. It is safe for
+// concurrent use. Several Clients model freon's --clients: each has its own
+// channels and TCP connections, like a Java client object.
+type Client struct {
+	opts    Options
+	members []*member // Java order (orderMembers)
+	one     int       // member index for a single-DataNode Target
+	rr      atomic.Uint64
+	slots   chan struct{} // MaxOutstanding semaphore; nil when unlimited
+
+	ctx    context.Context // parent of reused streams; cancelled by Close
+	cancel context.CancelFunc
+	closed atomic.Bool
+	once   sync.Once
+}
+
+// member is one DataNode with its channel.
+type member struct {
+	node DataNode
+	conn *grpc.ClientConn
+	pool *streamPool // StreamReused only
+}
+
+// New builds a Client for the members of pipeline. Channels connect lazily on
+// the first call, like Java's.
+func New(pipeline *hddspb.Pipeline, opts Options) (*Client, error) {
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	ordered := orderMembers(pipeline.GetMembers())
+	if len(ordered) == 0 {
+		return nil, errors.New("datanode: pipeline has no members")
+	}
+	creds := insecure.NewCredentials()
+	if opts.TLS != nil {
+		if creds, err = tlsCredentials(opts.TLS); err != nil {
+			return nil, err
+		}
+	}
+	c := &Client{opts: opts, one: -1}
+	c.ctx, c.cancel = context.WithCancel(context.Background())
+	if opts.MaxOutstanding > 0 {
+		c.slots = make(chan struct{}, opts.MaxOutstanding)
+	}
+	for i, m := range ordered {
+		node, err := nodeOf(m, opts.UseHostname, opts.DefaultPort)
+		if err != nil {
+			c.Close()
+			return nil, err
+		}
+		if t := opts.Target; t != TargetFirst && t != TargetAll && t.matches(node, m) {
+			if c.one >= 0 {
+				c.Close()
+				return nil, fmt.Errorf("datanode: option Target %q matches %s and %s; use a UUID or address:port",
+					t, c.members[c.one].node.Addr, node.Addr)
+			}
+			c.one = i
+		}
+		conn, err := grpc.NewClient("passthrough:///"+node.Addr, dialOptions(opts, creds)...)
+		if err != nil {
+			c.Close()
+			return nil, fmt.Errorf("datanode %s (%s): %w", node.UUID, node.Addr, err)
+		}
+		mb := &member{node: node, conn: conn}
+		if opts.Streams == StreamReused {
+			mb.pool = newStreamPool(c, mb)
+		}
+		c.members = append(c.members, mb)
+	}
+	if t := opts.Target; t != TargetFirst && t != TargetAll && c.one < 0 {
+		c.Close()
+		return nil, fmt.Errorf("datanode: option Target %q: want %q, %q, or the UUID, host or address:port of a pipeline member", t, TargetFirst, TargetAll)
+	}
+	return c, nil
+}
+
+func dialOptions(opts Options, creds credentials.TransportCredentials) []grpc.DialOption {
+	d := []grpc.DialOption{
+		grpc.WithTransportCredentials(creds),
+		// grpc-go receives at most 4 MiB by default. The send side needs
+		// no call option (each costs an allocation per call): Prepare
+		// already refuses requests above MaxMessageSize.
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(opts.MaxMessageSize)),
+		// The Java client disables proxy detection (spec §3.3 item 7).
+		grpc.WithNoProxy(),
+	}
+	if opts.TLS != nil && opts.TLS.TestCert {
+		// Java overrides the channel authority, which is also the name
+		// the server certificate is verified against.
+		d = append(d, grpc.WithAuthority("localhost"))
+	}
+	return d
+}
+
+// Members returns the DataNodes in the order calls try them.
+func (c *Client) Members() []DataNode {
+	out := make([]DataNode, len(c.members))
+	for i, m := range c.members {
+		out[i] = m.node
+	}
+	return out
+}
+
+// Close ends reused streams and closes every channel; calls in flight fail.
+func (c *Client) Close() error {
+	c.once.Do(func() {
+		c.closed.Store(true)
+		c.cancel()
+		for _, m := range c.members {
+			if m.pool != nil {
+				m.pool.close()
+			}
+			_ = m.conn.Close() // only fails if already closed
+		}
+	})
+	return nil
+}
+
+// Echo sends p once, retrying on other members as the target allows. It
+// always returns a Result describing the call; the error is nil on SUCCESS,
+// an *EchoError for another Ozone result, or wraps the gRPC status (use
+// status.Code) or ErrNoReply.
+func (c *Client) Echo(ctx context.Context, p *Prepared) (Result, error) {
+	if p == nil || p.client != c {
+		return Result{}, errors.New("datanode: request prepared by another client")
+	}
+	if c.closed.Load() {
+		return Result{}, ErrClosed
+	}
+	if c.slots != nil {
+		select {
+		case c.slots <- struct{}{}:
+			defer func() { <-c.slots }()
+		case <-ctx.Done():
+			st := status.FromContextError(ctx.Err())
+			return Result{GRPCCode: st.Code(), Message: st.Message()},
+				fmt.Errorf("datanode: waiting for a call slot (MaxOutstanding %d): %w", c.opts.MaxOutstanding, st.Err())
+		}
+	}
+
+	first, last := 0, len(c.members)-1
+	switch {
+	case c.one >= 0:
+		first, last = c.one, c.one
+	case c.opts.Target == TargetAll:
+		first = int((c.rr.Add(1) - 1) % uint64(len(c.members)))
+		last = first
+	case c.opts.NoRetry:
+		last = 0
+	}
+
+	var res Result
+	var err error
+	start := time.Now()
+	for i := first; i <= last; i++ {
+		m := c.members[i]
+		// Whether the caller's deadline, not Options.Timeout, bounds this attempt.
+		d, hasDeadline := ctx.Deadline()
+		callerBound := hasDeadline && time.Until(d) <= c.opts.Timeout
+		res.DataNode = m.node
+		res.Attempts++
+		res.BytesSent += p.sizes[i]
+		if m.pool != nil {
+			err = m.pool.call(ctx, &res, p.msgs[i])
+		} else {
+			err = c.callNewStream(ctx, m, &res, p.msgs[i])
+		}
+		if err == nil || !retryable(ctx, err, callerBound) {
+			break
+		}
+	}
+	res.RTT = time.Since(start)
+	return res, err
+}
+
+// retryable follows the Java client (spec §3.4): any failure moves on to the
+// next member, except UNAUTHENTICATED. A caller that has given up ends the
+// call too, including a DEADLINE_EXCEEDED of an attempt bounded by the
+// caller's deadline: the DataNode enforces the same deadline and may report
+// it a moment before the caller's context fires.
+func retryable(ctx context.Context, err error, callerBound bool) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	switch status.Code(err) {
+	case codes.Unauthenticated:
+		return false
+	case codes.DeadlineExceeded:
+		return !callerBound
+	}
+	return true
+}

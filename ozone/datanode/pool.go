@@ -1,0 +1,170 @@
+package datanode
+
+import (
+	"context"
+	"errors"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/dnecho/dnecho/proto/dnpb"
+)
+
+// streamPool holds the idle long-lived streams of one DataNode for
+// StreamReused. A call borrows a stream for its whole round trip, so a
+// stream never carries two requests at once and responses cannot be
+// mismatched; concurrent calls simply use different streams.
+type streamPool struct {
+	c *Client
+	m *member
+
+	mu     sync.Mutex
+	idle   []*reusedStream
+	closed bool
+}
+
+func newStreamPool(c *Client, m *member) *streamPool {
+	return &streamPool{c: c, m: m}
+}
+
+// reusedStream is one long-lived stream. The per-call deadline is a timer
+// that cancels the stream, because a stream-level grpc-timeout cannot be
+// renewed per request.
+type reusedStream struct {
+	cs      grpc.ClientStream
+	cancel  context.CancelFunc
+	timer   *time.Timer
+	expired atomic.Bool
+	used    bool                               // has completed a round trip
+	resp    dnpb.ContainerCommandResponseProto // reused: one call at a time
+}
+
+func (p *streamPool) get() (s *reusedStream, fresh bool, err error) {
+	p.mu.Lock()
+	if n := len(p.idle); n > 0 {
+		s = p.idle[n-1]
+		p.idle[n-1] = nil
+		p.idle = p.idle[:n-1]
+		p.mu.Unlock()
+		return s, false, nil
+	}
+	p.mu.Unlock()
+	ctx, cancel := context.WithCancel(p.c.ctx)
+	cs, err := p.m.newStream(ctx)
+	if err != nil {
+		cancel()
+		return nil, true, err
+	}
+	s = &reusedStream{cs: cs, cancel: cancel}
+	s.timer = time.AfterFunc(time.Hour, s.expire)
+	s.timer.Stop()
+	return s, true, nil
+}
+
+func (s *reusedStream) expire() {
+	s.expired.Store(true)
+	s.cancel()
+}
+
+// discard ends a stream that is broken or not wanted any more. The
+// DataNode sees a CANCELLED stream, which it ignores (spec §4.2 item 5).
+func (s *reusedStream) discard() {
+	s.timer.Stop()
+	s.cancel()
+}
+
+func (p *streamPool) put(s *reusedStream) {
+	s.resp.Reset() // drop the last payload
+	p.mu.Lock()
+	if p.closed || len(p.idle) >= p.c.opts.MaxIdleStreams {
+		p.mu.Unlock()
+		s.discard()
+		return
+	}
+	p.idle = append(p.idle, s)
+	p.mu.Unlock()
+}
+
+func (p *streamPool) close() {
+	p.mu.Lock()
+	idle := p.idle
+	p.idle, p.closed = nil, true
+	p.mu.Unlock()
+	for _, s := range idle {
+		s.discard()
+	}
+}
+
+// call is one attempt on a borrowed stream. A stream that ended while idle
+// (DataNode restart, connection loss) is noticed when the request cannot be
+// sent; the request then never left, so it goes once more on a new stream.
+func (p *streamPool) call(ctx context.Context, res *Result, req *dnpb.ContainerCommandRequestProto) error {
+	for {
+		s, fresh, err := p.get()
+		if err != nil {
+			return p.m.grpcFailure(res, err)
+		}
+		stale, err := s.roundTrip(ctx, p.c.opts.Timeout, p.m, res, req)
+		if stale && !fresh {
+			s.discard()
+			continue
+		}
+		return err
+	}
+}
+
+// roundTrip sends req and waits for its response. On success the stream goes
+// back to the pool, otherwise it is discarded. stale reports a stream that
+// was already over before the request could be sent.
+func (s *reusedStream) roundTrip(ctx context.Context, timeout time.Duration, m *member, res *Result, req *dnpb.ContainerCommandRequestProto) (stale bool, err error) {
+	if d, ok := ctx.Deadline(); ok {
+		if left := time.Until(d); left < timeout {
+			timeout = left
+		}
+	}
+	s.expired.Store(false)
+	s.timer.Reset(timeout)
+	stopCtx := func() bool { return true }
+	if ctx.Done() != nil {
+		stopCtx = context.AfterFunc(ctx, s.cancel)
+	}
+
+	sendErr := s.cs.SendMsg(req)
+	if sendErr != nil && !errors.Is(sendErr, io.EOF) {
+		s.timer.Stop()
+		stopCtx()
+		s.discard()
+		return false, m.grpcFailure(res, sendErr)
+	}
+	if sendErr != nil && s.used {
+		s.timer.Stop()
+		stopCtx()
+		return true, nil
+	}
+	recvErr := s.cs.RecvMsg(&s.resp)
+	intact := s.timer.Stop()
+	intact = stopCtx() && intact
+	if recvErr != nil {
+		switch {
+		case s.expired.Load():
+			recvErr = status.Error(codes.DeadlineExceeded, "datanode: echo deadline exceeded on reused stream")
+		case ctx.Err() != nil:
+			recvErr = status.FromContextError(ctx.Err()).Err()
+		}
+		s.discard()
+		return false, m.recvFailure(res, recvErr)
+	}
+	s.used = true
+	err = m.response(res, &s.resp)
+	if intact {
+		m.pool.put(s)
+	} else {
+		s.discard() // the deadline or the caller cancelled it just after the reply
+	}
+	return false, err
+}

@@ -1,0 +1,55 @@
+package datanode
+
+import (
+	"errors"
+	"time"
+
+	"google.golang.org/grpc/codes"
+
+	"github.com/dnecho/dnecho/proto/dnpb"
+)
+
+// Result describes one Echo call, successful or not.
+type Result struct {
+	// DataNode is the member the last attempt went to.
+	DataNode DataNode
+	// Result is the Ozone result of the last response; 0 when no response
+	// arrived.
+	Result dnpb.Result
+	// Message is the DataNode's message of a non-SUCCESS response.
+	Message string
+	// GRPCCode is the gRPC status of the last attempt (codes.OK when the
+	// DataNode answered, whatever the Ozone result).
+	GRPCCode codes.Code
+	// RTT runs from the first attempt's start to the end of the call, so it
+	// includes failed attempts, like freon's rpc-payload timer. Waiting for
+	// a MaxOutstanding slot is not included.
+	RTT time.Duration
+	// BytesSent and BytesReceived count protobuf message bytes over all
+	// attempts (without gRPC framing).
+	BytesSent, BytesReceived int
+	// Attempts is the number of members tried (0 if none was).
+	Attempts int
+}
+
+// OK reports whether the call succeeded.
+func (r Result) OK() bool { return r.Result == dnpb.Result_SUCCESS && r.GRPCCode == codes.OK }
+
+// EchoError is a non-SUCCESS Ozone result, which the Java client raises as a
+// StorageContainerException (or a subclass) with the DataNode's message.
+type EchoError struct {
+	DataNode DataNode
+	Result   dnpb.Result
+	Message  string
+}
+
+func (e *EchoError) Error() string {
+	return "datanode " + e.DataNode.UUID + " (" + e.DataNode.Addr + "): " + e.Result.String() + ": " + e.Message
+}
+
+// ErrNoReply is wrapped by the error of a stream that ended with status OK
+// without a response. The text is the Java client's (XceiverClientGrpc).
+var ErrNoReply = errors.New("Stream completed but no reply for request")
+
+// ErrClosed is returned by calls on a closed Client.
+var ErrClosed = errors.New("datanode: client closed")
