@@ -1,0 +1,59 @@
+package js
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+
+	"github.com/dop251/goja"
+)
+
+// newConsole builds the `console` object: each method logs its arguments, joined by spaces, at
+// the matching level with source=console.
+func newConsole(vu *VU) *goja.Object {
+	obj := vu.rt.NewObject()
+	for name, level := range map[string]slog.Level{
+		"log": slog.LevelInfo, "info": slog.LevelInfo, "debug": slog.LevelDebug,
+		"warn": slog.LevelWarn, "error": slog.LevelError,
+	} {
+		_ = obj.Set(name, func(call goja.FunctionCall) goja.Value {
+			logger := vu.r.test.Logger
+			if !logger.Enabled(context.Background(), level) {
+				return goja.Undefined()
+			}
+			logger.Log(context.Background(), level, vu.formatArgs(call.Arguments), "source", "console")
+			return goja.Undefined()
+		})
+	}
+	return obj
+}
+
+// formatArgs renders console arguments: strings as they are, errors as their message, other
+// objects as JSON when possible.
+func (vu *VU) formatArgs(args []goja.Value) string {
+	var b strings.Builder
+	for i, a := range args {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(vu.formatValue(a))
+	}
+	return b.String()
+}
+
+func (vu *VU) formatValue(v goja.Value) string {
+	obj, ok := v.(*goja.Object)
+	if !ok {
+		return v.String()
+	}
+	if _, isFn := goja.AssertFunction(obj); isFn {
+		return v.String()
+	}
+	if obj.ClassName() == "Error" {
+		return v.String()
+	}
+	if s, err := vu.stringify(obj); err == nil && s != nil {
+		return string(s)
+	}
+	return v.String()
+}

@@ -1,0 +1,31 @@
+// Package js runs k6-style JavaScript and TypeScript test scripts on goja.
+//
+// Each file is transformed once per test with esbuild (TypeScript types stripped, ES modules
+// rewritten to CommonJS, a source map kept so errors point at the original file:line:column) and
+// compiled once into a goja program. Every VU owns its own runtime and evaluates those programs in
+// it. Imports resolve to local files (relative, with or without extension), to the built-in
+// modules k6, k6/metrics and k6/execution, or to Go modules registered through package modules;
+// anything else, https:// URLs included, is an error.
+//
+// The caller (the CLI and the scheduler) drives a run like this:
+//
+//	r, err := js.Load(ctx, js.Config{Filename: path, Env: env, Registry: reg, Pusher: sink, Logger: log})
+//	// err: *ScriptError (exit 107) for syntax errors, bad imports, init exceptions.
+//	raw := r.Options() // the script's `options` as JSON; consolidate with the other layers
+//	r.Configure(js.RunOptions{Options: consolidated, RunTags: tags, Throw: throw, Exec: sched, OnAbort: stop})
+//	data, err := r.Setup(ctx)          // *ScriptError → 107 (no teardown), *TimeoutError → 100
+//	vu, err := r.NewVU(ctx, id, idInTest)
+//	err = vu.Activate(&modules.Scenario{Name: "default", Executor: "constant-vus", Exec: "default"})
+//	interrupted, err := vu.RunIteration(iterCtx, modules.Iteration{...})
+//	vu.Flush()                          // when the VU goes idle
+//	err = r.Teardown(ctx)               // *TimeoutError → 101
+//	res, err := r.HandleSummary(ctx, summaryJSON)
+//	if res.Handled { err = res.Write(os.Stdout, os.Stderr) } else { /* default summary */ }
+//	rootGroup := r.Groups().Summary()   // root_group of the summary data
+//	reason, failed := r.Outcome().Failed() // exec.test.fail → exit 110
+//
+// ExitCode maps the errors of this package (and modules.AbortError, exit 108) to exit codes.
+//
+// Samples (iterations, iteration_duration, data_sent, data_received, checks, group_duration and
+// custom metrics) are buffered per VU and pushed to Config.Pusher in batches.
+package js

@@ -1,0 +1,151 @@
+package js
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/dnecho/dnecho/engine/js/modules"
+	"github.com/dop251/goja"
+)
+
+// Exit codes of the errors in this package (spec §7). AbortError (108) and FailedError (110) live
+// in package modules, next to Outcome.
+const (
+	ExitSetupTimeout    = 100
+	ExitTeardownTimeout = 101
+	ExitGenericTimeout  = 102
+	ExitScriptException = 107
+)
+
+// Error kinds of a ScriptError.
+const (
+	KindSyntax    = "syntax"    // the file does not parse
+	KindModule    = "module"    // an import cannot be resolved or loaded
+	KindException = "exception" // an uncaught exception
+)
+
+// ScriptError is a script failure positioned in the original source: a syntax error, an
+// unresolvable import or an uncaught exception. Uncaught in init, setup or teardown it ends the
+// run with exit code 107; in an iteration it is logged and the iteration still counts.
+type ScriptError struct {
+	Kind string
+	// File, Line and Column locate the error in the original (pre-transform) source; Line and
+	// Column are 1-based, and 0 when unknown.
+	File         string
+	Line, Column int
+	// Message is the error as JavaScript shows it, e.g. "Error: boom" or "GoError: bad".
+	Message string
+	// Stack is the JS call stack, one "\tat fn (file:line:col)" line per frame, innermost first.
+	Stack string
+}
+
+func (e *ScriptError) Error() string {
+	var b strings.Builder
+	if e.File != "" {
+		fmt.Fprintf(&b, "%s:%d:%d: ", e.File, e.Line, e.Column)
+	}
+	b.WriteString(e.Message)
+	if e.Stack != "" {
+		b.WriteByte('\n')
+		b.WriteString(e.Stack)
+	}
+	return b.String()
+}
+
+// ExitCode is the process exit code for an uncaught script error.
+func (e *ScriptError) ExitCode() int { return ExitScriptException }
+
+// TimeoutError reports a lifecycle function that ran past its timeout (setupTimeout,
+// teardownTimeout, handleSummaryTimeout): the context given to it hit its deadline.
+type TimeoutError struct {
+	Stage string // "setup", "teardown" or "handleSummary"
+}
+
+func (e *TimeoutError) Error() string { return e.Stage + "() execution timed out" }
+
+// ExitCode is 100 for setup, 101 for teardown and 102 otherwise.
+func (e *TimeoutError) ExitCode() int {
+	switch e.Stage {
+	case "setup":
+		return ExitSetupTimeout
+	case "teardown":
+		return ExitTeardownTimeout
+	}
+	return ExitGenericTimeout
+}
+
+// ExitCode returns the process exit code an error from this package asks for: 107 for script
+// errors, 108 for exec.test.abort, 100-102 for lifecycle timeouts. ok is false for other errors.
+func ExitCode(err error) (code int, ok bool) {
+	var c interface{ ExitCode() int }
+	if errors.As(err, &c) {
+		return c.ExitCode(), true
+	}
+	return 0, false
+}
+
+// errInterrupted is the interrupt value the runner uses when a VU's context ends.
+var errInterrupted = errors.New("iteration interrupted")
+
+// fromJS classifies an error returned by goja. It returns the abort error of exec.test.abort,
+// interrupted=true for any other interrupt, or a *ScriptError for an exception.
+func fromJS(err error) (abort *modules.AbortError, interrupted bool, script *ScriptError) {
+	var ie *goja.InterruptedError
+	if errors.As(err, &ie) {
+		if a, ok := ie.Value().(*modules.AbortError); ok {
+			return a, true, nil
+		}
+		return nil, true, nil
+	}
+	var se *ScriptError
+	if errors.As(err, &se) {
+		return nil, false, se
+	}
+	var ex *goja.Exception
+	if errors.As(err, &ex) {
+		return nil, false, exceptionError(ex)
+	}
+	return nil, false, &ScriptError{Kind: KindException, Message: err.Error()}
+}
+
+// exceptionError positions an exception at its innermost script frame. goja has already mapped
+// frame positions through the source map, so they point into the original files.
+func exceptionError(ex *goja.Exception) *ScriptError {
+	e := &ScriptError{Kind: KindException, Message: exceptionMessage(ex)}
+	// A module-resolution failure thrown by require carries its own kind and position.
+	if obj, ok := ex.Value().(*goja.Object); ok {
+		if v := obj.Get("value"); v != nil {
+			if inner, ok := v.Export().(*ScriptError); ok {
+				return inner
+			}
+		}
+	}
+	var b strings.Builder
+	for _, f := range ex.Stack() {
+		pos := f.Position()
+		name := f.FuncName()
+		if name == "" {
+			name = "<anonymous>"
+		}
+		if pos.Filename == "" {
+			fmt.Fprintf(&b, "\tat %s (native)\n", name)
+			continue
+		}
+		if e.File == "" {
+			e.File, e.Line, e.Column = pos.Filename, pos.Line, pos.Column
+		}
+		fmt.Fprintf(&b, "\tat %s (%s:%d:%d)\n", name, pos.Filename, pos.Line, pos.Column)
+	}
+	e.Stack = strings.TrimSuffix(b.String(), "\n")
+	return e
+}
+
+// exceptionMessage is the thrown value as JavaScript would print it ("Error: boom").
+func exceptionMessage(ex *goja.Exception) string {
+	v := ex.Value()
+	if v == nil {
+		return ex.Error()
+	}
+	return v.String()
+}

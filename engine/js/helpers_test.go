@@ -1,0 +1,153 @@
+package js
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/dnecho/dnecho/engine/js/modules"
+	"github.com/dnecho/dnecho/engine/metrics"
+)
+
+// writeFiles creates files (name → content) in a new temporary directory and returns it.
+func writeFiles(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// collector is a Pusher that keeps every sample.
+type collector struct {
+	mu      sync.Mutex
+	samples []metrics.Sample
+}
+
+func (c *collector) PushSamples(s []metrics.Sample) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.samples = append(c.samples, s...)
+}
+
+// byName returns the collected samples of one metric.
+func (c *collector) byName(name string) []metrics.Sample {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []metrics.Sample
+	for _, s := range c.samples {
+		if s.Metric.Name == name {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (c *collector) reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.samples = nil
+}
+
+// logBuffer is a goroutine-safe log sink.
+type logBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// env bundles a loaded script with its sample collector and log.
+type env struct {
+	r   *Runner
+	out *collector
+	log *logBuffer
+	dir string
+}
+
+// load writes files and loads main from them. cfg may set Env and Modules.
+func load(t testing.TB, files map[string]string, main string, cfg Config) (*env, error) {
+	t.Helper()
+	dir := writeFiles(t, files)
+	e := &env{out: &collector{}, log: &logBuffer{}, dir: dir}
+	cfg.Filename = filepath.Join(dir, main)
+	cfg.Pusher = e.out
+	cfg.Logger = slog.New(slog.NewTextHandler(e.log, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	r, err := Load(context.Background(), cfg)
+	e.r = r
+	return e, err
+}
+
+// mustLoad is load that fails the test on error.
+func mustLoad(t testing.TB, files map[string]string, main string, cfg Config) *env {
+	t.Helper()
+	e, err := load(t, files, main, cfg)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	return e
+}
+
+// vu creates and activates a VU for the default scenario.
+func (e *env) vu(t testing.TB, id uint64) *VU {
+	t.Helper()
+	vu, err := e.r.NewVU(context.Background(), id, id)
+	if err != nil {
+		t.Fatalf("NewVU: %v", err)
+	}
+	if err := vu.Activate(&modules.Scenario{Name: "default", Executor: "per-vu-iterations"}); err != nil {
+		t.Fatalf("Activate: %v", err)
+	}
+	return vu
+}
+
+// iterate runs one iteration and fails the test on unexpected errors or interruption.
+func iterate(t testing.TB, vu *VU) {
+	t.Helper()
+	interrupted, err := vu.RunIteration(context.Background(), modules.Iteration{})
+	if err != nil || interrupted {
+		t.Fatalf("RunIteration: interrupted=%v err=%v", interrupted, err)
+	}
+}
+
+// global reads a global variable of the VU as a Go value.
+func global(vu *VU, name string) any {
+	v := vu.Runtime().Get(name)
+	if v == nil {
+		return nil
+	}
+	return v.Export()
+}
+
+// iterationZero is an empty set of scheduler counters.
+var iterationZero = modules.Iteration{}
+
+// scenarioLate activates the lateOpen export of TestOpen.
+var scenarioLate = modules.Scenario{Name: "late", Exec: "lateOpen"}
+
+// scenarioQuick activates the quick export the interrupt tests add.
+var scenarioQuick = modules.Scenario{Name: "quick", Exec: "quick"}
+
+// scenarioDefault activates the default function.
+var scenarioDefault = modules.Scenario{Name: "default", Executor: "constant-vus"}

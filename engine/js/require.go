@@ -1,0 +1,127 @@
+package js
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/dnecho/dnecho/engine/js/modules"
+	"github.com/dop251/goja"
+)
+
+// requireFunc returns the `require` a module in dir sees: relative imports resolve against dir.
+func (vu *VU) requireFunc(dir string) goja.Value {
+	return vu.rt.ToValue(func(call goja.FunctionCall) goja.Value {
+		return vu.require(dir, call.Argument(0).String())
+	})
+}
+
+// require resolves and evaluates an import for the VU. Failures are thrown into the script, so
+// the importing module's init fails with a positioned error.
+func (vu *VU) require(dir, spec string) goja.Value {
+	switch {
+	case isLocal(spec):
+		path, err := resolveFile(dir, spec)
+		if err != nil {
+			modules.Throw(vu.rt, err)
+		}
+		if m, ok := vu.mods[path]; ok {
+			return m.Get("exports")
+		}
+		vu.requireInit(spec)
+		c, err := vu.r.src.program(path, nil)
+		if err != nil {
+			// Carry the positioned error as the GoError's value: exceptionError unwraps it, so a
+			// syntax error in an imported file points into that file, not at the import.
+			panic(vu.rt.NewGoError(err))
+		}
+		m, err := vu.evalFile(c)
+		if err != nil {
+			modules.Rethrow(err)
+		}
+		return m.Get("exports")
+	default:
+		if m, ok := vu.mods[spec]; ok {
+			return m
+		}
+		vu.requireInit(spec)
+		return vu.goModule(spec)
+	}
+}
+
+// requireInit rejects loading a new module outside the init context; already loaded modules
+// can be required anywhere.
+func (vu *VU) requireInit(spec string) {
+	if !vu.inInit {
+		modules.ThrowMessage(vu.rt, fmt.Sprintf("cannot load module %q outside the init context", spec))
+	}
+}
+
+// evalFile runs a compiled module's body in the VU, once, and returns its `module` object.
+func (vu *VU) evalFile(c *compiled) (*goja.Object, error) {
+	if m, ok := vu.mods[c.path]; ok {
+		return m, nil
+	}
+	fv, err := vu.rt.RunProgram(c.prog)
+	if err != nil {
+		return nil, err
+	}
+	fn, ok := goja.AssertFunction(fv)
+	if !ok {
+		return nil, fmt.Errorf("%s: module wrapper is not a function", c.path)
+	}
+	module, exports := vu.rt.NewObject(), vu.rt.NewObject()
+	if err := module.Set("exports", exports); err != nil {
+		return nil, err
+	}
+	// Registered before running so that import cycles see the partial exports, as in CommonJS.
+	vu.mods[c.path] = module
+	_, err = fn(exports, exports, vu.requireFunc(c.dir), module,
+		vu.rt.ToValue(c.path), vu.rt.ToValue(c.dir), vu.openFunc(c.dir))
+	if err != nil {
+		delete(vu.mods, c.path)
+		return nil, err
+	}
+	return module, nil
+}
+
+// goModule creates the VU's instance of a Go module and returns its exports object.
+func (vu *VU) goModule(name string) goja.Value {
+	root, ok := vu.r.root(name)
+	if !ok {
+		if isRemote(name) {
+			modules.ThrowMessage(vu.rt, "remote modules are not supported offline: "+name)
+		}
+		modules.ThrowMessage(vu.rt, fmt.Sprintf("unknown module %q; available modules: %s",
+			name, strings.Join(modules.Names(vu.r.factories), ", ")))
+	}
+	inst, err := root.NewModuleInstance((*vuHandle)(vu))
+	if err != nil {
+		modules.Throw(vu.rt, fmt.Errorf("module %q: %w", name, err))
+	}
+	obj := vu.exportsObject(inst.Exports())
+	vu.mods[name] = obj
+	return obj
+}
+
+// exportsObject builds the object `require` returns for a Go module. It is marked __esModule so
+// that esbuild's import helpers map `import x from` to Default and `import {a} from` to Named.
+func (vu *VU) exportsObject(e modules.Exports) *goja.Object {
+	rt := vu.rt
+	obj := rt.NewObject()
+	names := make([]string, 0, len(e.Named))
+	for k := range e.Named {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		_ = obj.Set(k, e.Named[k])
+	}
+	def := goja.Value(obj)
+	if e.Default != nil {
+		def = rt.ToValue(e.Default)
+	}
+	_ = obj.DefineDataProperty("default", def, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+	_ = obj.DefineDataProperty("__esModule", rt.ToValue(true), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+	return obj
+}
