@@ -128,5 +128,6 @@ Point dnecho at a cluster with --conf DIR (or OZONE_CONF_DIR) holding ozone-site
 	root.SetErr(s.err)
 	root.AddCommand(newClusterCommand(sig, s))
 	root.AddCommand(newFreonCommand(sig, s))
+	root.AddCommand(newRunCommand(sig, s))
 	return root
 }
