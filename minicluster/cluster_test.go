@@ -1,0 +1,99 @@
+package minicluster_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/dnecho/dnecho/minicluster"
+	"github.com/dnecho/dnecho/ozone/config"
+	"github.com/dnecho/dnecho/ozone/datanode"
+	"github.com/dnecho/dnecho/ozone/target"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+func TestDefaultClusterEchoesOnEveryContainer(t *testing.T) {
+	c, err := minicluster.Start(minicluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	dir := t.TempDir()
+	if err := c.WriteConf(dir); err != nil {
+		t.Fatal(err)
+	}
+	var info minicluster.Info
+	b, err := os.ReadFile(filepath.Join(dir, minicluster.ClusterFile))
+	if err != nil || json.Unmarshal(b, &info) != nil {
+		t.Fatalf("cluster.json: %v", err)
+	}
+	if len(info.DataNodes) != 3 || len(info.Containers) != 3 {
+		t.Fatalf("info %+v", info)
+	}
+	for _, id := range minicluster.DefaultContainers {
+		tg, err := target.Resolve(context.Background(), target.Options{ConfDir: dir, ContainerID: id, Getenv: func(string) string { return "" }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cl, err := datanode.New(tg.Pipeline, datanode.Options{Target: datanode.TargetAll})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := cl.Prepare(datanode.Request{ContainerID: id, PayloadSizeResp: 10, ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 3; i++ {
+			if r, err := cl.Echo(context.Background(), p); err != nil || r.BytesReceived == 0 {
+				t.Fatalf("container %d call %d: %+v %v", id, i, r, err)
+			}
+		}
+		cl.Close()
+	}
+	for i, dn := range c.DataNodes() {
+		if got := dn.Stats().Successes; got != 3 {
+			t.Errorf("DataNode %d: %d successes, want 3 (one per container)", i, got)
+		}
+	}
+}
+
+func TestHAConfigResolvesEveryNode(t *testing.T) {
+	c, err := minicluster.Start(minicluster.Options{SCMs: 3, DataNodes: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	dir := t.TempDir()
+	if err := c.WriteConf(dir); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes, err := cfg.SCMNodes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(nodes) != 3 {
+		t.Fatalf("nodes %v", nodes)
+	}
+	for i, n := range nodes {
+		if n.Address() != c.SCMAddrs()[i] {
+			t.Errorf("node %d: %s, want %s", i, n.Address(), c.SCMAddrs()[i])
+		}
+	}
+}
+
+func TestRejectsBadOptions(t *testing.T) {
+	for _, o := range []minicluster.Options{{DataNodes: -1}, {Containers: []int64{0}}, {SCMs: -2}} {
+		if c, err := minicluster.Start(o); err == nil {
+			c.Close()
+			t.Errorf("%+v accepted", o)
+		}
+	}
+}
