@@ -1,0 +1,116 @@
+package hadooprpc
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/dnecho/dnecho/proto/hadooppb"
+)
+
+// ErrorCode is RpcResponseHeaderProto.errorDetail.
+type ErrorCode = hadooppb.RpcResponseHeaderProto_RpcErrorCodeProto
+
+// Error codes (spec §4.2). ERROR_* leave the connection open, FATAL_* close it.
+const (
+	ErrorApplication          = hadooppb.RpcResponseHeaderProto_ERROR_APPLICATION
+	ErrorNoSuchMethod         = hadooppb.RpcResponseHeaderProto_ERROR_NO_SUCH_METHOD
+	ErrorNoSuchProtocol       = hadooppb.RpcResponseHeaderProto_ERROR_NO_SUCH_PROTOCOL
+	ErrorRPCServer            = hadooppb.RpcResponseHeaderProto_ERROR_RPC_SERVER
+	ErrorSerializingResponse  = hadooppb.RpcResponseHeaderProto_ERROR_SERIALIZING_RESPONSE
+	FatalUnknown              = hadooppb.RpcResponseHeaderProto_FATAL_UNKNOWN
+	FatalInvalidRPCHeader     = hadooppb.RpcResponseHeaderProto_FATAL_INVALID_RPC_HEADER
+	FatalDeserializingRequest = hadooppb.RpcResponseHeaderProto_FATAL_DESERIALIZING_REQUEST
+	FatalVersionMismatch      = hadooppb.RpcResponseHeaderProto_FATAL_VERSION_MISMATCH
+	FatalUnauthorized         = hadooppb.RpcResponseHeaderProto_FATAL_UNAUTHORIZED
+)
+
+// RemoteError is an ERROR or FATAL reply: a Java exception thrown by the server.
+// A handler on the server side may return one to choose the class and code.
+type RemoteError struct {
+	// Class is the fully qualified Java class, e.g.
+	// "org.apache.hadoop.hdds.scm.container.ContainerNotFoundException".
+	Class string
+	// Message is errorMsg: the exception text, usually followed by a Java stack trace.
+	Message string
+	// Detail is errorDetail; zero when the server sent none.
+	Detail ErrorCode
+	// Fatal is true for status FATAL: the server closed the connection and
+	// every call outstanding on it failed with this error.
+	Fatal bool
+}
+
+func (e *RemoteError) Error() string {
+	kind := "error"
+	if e.Fatal {
+		kind = "fatal"
+	}
+	return fmt.Sprintf("remote %s %s: %s", kind, e.Class, FirstLine(e.Message))
+}
+
+// SimpleName is the class name after the last '.', so "ipc." and "ipc_."
+// servers compare equal: "org.apache.hadoop.ipc_.RPC$VersionMismatch" → "RPC$VersionMismatch".
+func (e *RemoteError) SimpleName() string { return SimpleClassName(e.Class) }
+
+// SimpleClassName returns the text after the last '.' of a Java class name.
+func SimpleClassName(class string) string {
+	return class[strings.LastIndexByte(class, '.')+1:]
+}
+
+// FirstLine returns s up to its first line break: the exception text without
+// the stack trace.
+func FirstLine(s string) string {
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// RemoteClass returns the simple class name of the RemoteError in err's
+// chain, or "" when there is none.
+func RemoteClass(err error) string {
+	var re *RemoteError
+	if errors.As(err, &re) {
+		return re.SimpleName()
+	}
+	return ""
+}
+
+// IsRemoteClass reports whether err carries a RemoteError whose simple class
+// name is one of names (compare "AccessControlException", not the package).
+func IsRemoteClass(err error, names ...string) bool {
+	c := RemoteClass(err)
+	for _, n := range names {
+		if c != "" && c == SimpleClassName(n) {
+			return true
+		}
+	}
+	return false
+}
+
+// ConnError is a connection-level failure: dial, EOF, reset, timeout while
+// writing, or a server that broke the wire protocol. Every call outstanding on
+// the connection fails with it; the next call dials again.
+type ConnError struct {
+	Addr string
+	Op   string // "dial", "handshake", "write", "read"
+	Err  error
+}
+
+func (e *ConnError) Error() string {
+	return fmt.Sprintf("hadooprpc %s %s: %v", e.Op, e.Addr, e.Err)
+}
+
+func (e *ConnError) Unwrap() error { return e.Err }
+
+// ErrBadResponse is wrapped by errors for replies that cannot be used: a
+// length out of range, trailing bytes, or a body that does not decode. The
+// Java SCM client does not fail over on these (spec §14.4 row 2).
+var ErrBadResponse = errors.New("bad RPC response")
+
+// ErrClosed is returned by calls on a closed Client.
+var ErrClosed = errors.New("hadooprpc: client closed")
+
+// ErrBadRequest marks a request the server cannot decode; handlers wrap it
+// (see UnmarshalRequest) to get a FATAL_DESERIALIZING_REQUEST reply.
+var ErrBadRequest = errors.New("request does not decode")

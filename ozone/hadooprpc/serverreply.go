@@ -1,0 +1,139 @@
+package hadooprpc
+
+import (
+	"errors"
+	"fmt"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/dnecho/dnecho/proto/hadooppb"
+)
+
+// request decodes a protobuf call and runs its handler in a goroutine.
+func (sc *serverConn) request(h *hadooppb.RpcRequestHeaderProto, payload []byte) bool {
+	id, retry := h.GetCallId(), h.GetRetryCount()
+	if h.GetRpcKind() != hadooppb.RpcKindProto_RPC_PROTOCOL_BUFFER {
+		return sc.fatalRPC(id, retry, FatalInvalidRPCHeader, "Unknown rpc kind in rpc header"+h.GetRpcKind().String())
+	}
+	var rh hadooppb.RequestHeaderProto
+	rb, rest, err := consumeDelimited(payload)
+	if err == nil {
+		err = proto.Unmarshal(rb, &rh)
+	}
+	var req []byte
+	if err == nil {
+		req, _, err = consumeDelimited(rest)
+	}
+	if err != nil {
+		return sc.fatalRPC(id, retry, FatalDeserializingRequest, "IPC server unable to read call parameters: "+err.Error())
+	}
+	call := CallInfo{
+		User: sc.user, Protocol: rh.GetDeclaringClassProtocolName(), Method: rh.GetMethodName(),
+		RemoteAddr: sc.nc.RemoteAddr(), CallID: id, RetryCount: retry, ClientID: h.GetClientId(),
+	}
+	handler, lookupErr := sc.s.lookup(call.Protocol, rh.GetClientProtocolVersion(), call.Method)
+	if lookupErr != nil {
+		return sc.replyError(call, lookupErr)
+	}
+	sc.calls.Add(1)
+	go func() {
+		defer sc.calls.Done()
+		resp, err := handler(sc.ctx, call, req)
+		if err != nil {
+			if !sc.replyError(call, err) {
+				sc.shutdown()
+			}
+			return
+		}
+		if resp == nil {
+			err = fmt.Errorf("handler for %s.%s returned no response", call.Protocol, call.Method)
+		} else {
+			err = sc.reply(responseHeader(call.CallID, call.RetryCount, call.ClientID, hadooppb.RpcResponseHeaderProto_SUCCESS), resp)
+		}
+		if err != nil {
+			sc.replyError(call, &RemoteError{Class: sc.s.ipc + "RpcServerException", Detail: ErrorSerializingResponse, Message: err.Error()})
+		}
+	}()
+	return true
+}
+
+// replyError sends err as the reply to call; false when it was fatal.
+func (sc *serverConn) replyError(call CallInfo, err error) bool {
+	var re *RemoteError
+	switch {
+	case errors.As(err, &re):
+	case errors.Is(err, ErrBadRequest):
+		re = &RemoteError{Class: sc.s.ipc + "RpcServerException", Detail: FatalDeserializingRequest, Fatal: true,
+			Message: "IPC server unable to read call parameters: " + err.Error()}
+	default:
+		re = &RemoteError{Class: "java.io.IOException", Detail: ErrorApplication, Message: err.Error()}
+	}
+	status := hadooppb.RpcResponseHeaderProto_ERROR
+	detail := re.Detail
+	if re.Fatal {
+		status = hadooppb.RpcResponseHeaderProto_FATAL
+		if detail == 0 {
+			detail = FatalUnknown
+		}
+	} else if detail == 0 {
+		detail = ErrorApplication
+	}
+	h := responseHeader(call.CallID, call.RetryCount, call.ClientID, status)
+	h.ExceptionClassName = &re.Class
+	h.ErrorMsg = &re.Message
+	h.ErrorDetail = detail.Enum()
+	sc.reply(h, nil)
+	return !re.Fatal
+}
+
+// fatalRPC answers a failure of the RPC layer itself (Java wraps the text in
+// an RpcServerException) and reports that the connection must close.
+func (sc *serverConn) fatalRPC(id, retry int32, code ErrorCode, msg string) bool {
+	sc.fatal(id, retry, code, sc.s.ipc+"RpcServerException", msg)
+	return false
+}
+
+// fatal sends a FATAL reply with an empty clientId, as Java's connection-level
+// replies have (spec §17.3).
+func (sc *serverConn) fatal(id, retry int32, code ErrorCode, class, msg string) {
+	h := responseHeader(id, retry, nil, hadooppb.RpcResponseHeaderProto_FATAL)
+	h.ExceptionClassName = &class
+	h.ErrorMsg = &msg
+	h.ErrorDetail = code.Enum()
+	sc.reply(h, nil)
+}
+
+func (sc *serverConn) saslReply(m *hadooppb.RpcSaslProto) bool {
+	return sc.reply(responseHeader(callIDSASL, -1, nil, hadooppb.RpcResponseHeaderProto_SUCCESS), m) == nil
+}
+
+func responseHeader(id, retry int32, clientID []byte, status hadooppb.RpcResponseHeaderProto_RpcStatusProto) *hadooppb.RpcResponseHeaderProto {
+	if clientID == nil {
+		clientID = []byte{} // always written, even empty
+	}
+	return &hadooppb.RpcResponseHeaderProto{
+		CallId:              proto.Uint32(uint32(id)),
+		Status:              status.Enum(),
+		ServerIpcVersionNum: proto.Uint32(rpcVersion),
+		ClientId:            clientID,
+		RetryCount:          &retry,
+	}
+}
+
+// reply writes one response frame. It fails only when the message does not
+// marshal; write errors are left to the serve goroutine, which sees the
+// broken socket and closes the connection.
+func (sc *serverConn) reply(h *hadooppb.RpcResponseHeaderProto, body proto.Message) error {
+	msgs := []proto.Message{h}
+	if body != nil {
+		msgs = append(msgs, body)
+	}
+	frame, err := appendFrame(nil, msgs...)
+	if err != nil {
+		return fmt.Errorf("reply to call %d: %w", int32(h.GetCallId()), err)
+	}
+	sc.wmu.Lock()
+	defer sc.wmu.Unlock()
+	sc.nc.Write(frame)
+	return nil
+}
