@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -24,9 +25,12 @@ var (
 
 // callNewStream is one attempt the Java way (spec §3.2): a new stream with
 // the attempt's deadline as grpc-timeout, one request, an immediate
-// half-close, and the first response completes the call. Cancelling the
-// attempt context afterwards releases the stream; if the DataNode's trailers
-// have not arrived by then it sees a CANCELLED stream, which it ignores.
+// half-close, and the first response completes the call (RTT ends there).
+// The end of the stream is then read, as grpc-java's transport does after the
+// call completed: the DataNode sends its trailers right after the response
+// (the request was already half-closed), so this costs no wait and spares
+// the RST_STREAM a cancelled, unfinished stream would cost both sides. A
+// DataNode that never ends the stream holds it until the attempt deadline.
 func (c *Client) callNewStream(ctx context.Context, m *member, res *Result, req *dnpb.ContainerCommandRequestProto) error {
 	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
@@ -44,6 +48,8 @@ func (c *Client) callNewStream(ctx context.Context, m *member, res *Result, req 
 	if err := cs.RecvMsg(resp); err != nil {
 		return m.recvFailure(res, err)
 	}
+	res.answered = time.Now()
+	_ = cs.RecvMsg(new(dnpb.ContainerCommandResponseProto)) // normally io.EOF at once
 	return m.response(res, resp)
 }
 

@@ -179,6 +179,7 @@ func (c *Client) Echo(ctx context.Context, p *Prepared) (Result, error) {
 		callerBound := hasDeadline && time.Until(d) <= c.opts.Timeout
 		res.DataNode = m.node
 		res.Attempts++
+		res.answered = time.Time{}
 		res.BytesSent += p.sizes[i]
 		if m.pool != nil {
 			err = m.pool.call(ctx, &res, p.msgs[i])
@@ -189,7 +190,11 @@ func (c *Client) Echo(ctx context.Context, p *Prepared) (Result, error) {
 			break
 		}
 	}
-	res.RTT = time.Since(start)
+	if res.answered.IsZero() {
+		res.RTT = time.Since(start)
+	} else {
+		res.RTT = res.answered.Sub(start)
+	}
 	return res, err
 }
 

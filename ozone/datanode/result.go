@@ -30,6 +30,10 @@ type Result struct {
 	BytesSent, BytesReceived int
 	// Attempts is the number of members tried (0 if none was).
 	Attempts int
+
+	// answered is when the last attempt's response arrived (zero if none did): RTT ends there,
+	// not after the end-of-stream read that follows it.
+	answered time.Time
 }
 
 // OK reports whether the call succeeded.

@@ -139,10 +139,14 @@ func Resolve(ctx context.Context, o Options) (*Target, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
+	retries := settings.SCMRetryLimit()
+	if retries <= 0 {
+		retries = scm.NoRetries // both retry keys set to 0: one attempt, not scm's default budget
+	}
 	client, err := scm.New(scm.Options{
 		Addresses:     addrs,
 		RetryInterval: settings.SCMFailoverRetryInterval,
-		MaxRetries:    settings.SCMRetryLimit(),
+		MaxRetries:    retries,
 		RPCTimeout:    settings.SCMRPCTimeout,
 		RPC:           hadooprpc.Options{User: o.User},
 	})
