@@ -19,6 +19,29 @@ import (
 	"github.com/dnecho/dnecho/proto/dnpb"
 )
 
+// oneCall is one Echo on a new stream: send, half-close, receive, read the end of the stream.
+func oneCall(ctx context.Context, client dnpb.XceiverClientProtocolServiceClient, req *dnpb.ContainerCommandRequestProto, deadline time.Duration) bool {
+	if deadline > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, deadline)
+		defer cancel()
+	}
+	s, err := client.Send(ctx)
+	if err != nil {
+		return false
+	}
+	if err := s.Send(req); err != nil {
+		return false
+	}
+	_ = s.CloseSend()
+	resp, err := s.Recv()
+	if err != nil || resp.GetResult() != dnpb.Result_SUCCESS {
+		return false
+	}
+	_, _ = s.Recv() // io.EOF: the stream is over
+	return true
+}
+
 func main() {
 	addr := flag.String("addr", "127.0.0.1:9859", "DataNode address")
 	uuid := flag.String("uuid", "", "DataNode uuid")
@@ -27,6 +50,9 @@ func main() {
 	threads := flag.Int("t", 1, "goroutines")
 	reuse := flag.Bool("reuse", false, "one stream per goroutine instead of one per call")
 	respKB := flag.Int("resp-kb", 0, "response payload KiB")
+	// Java sends every Echo with a deadline (grpc-timeout header, ozone.client.read.timeout), so
+	// the floor does too by default: both then put the same bytes on the wire.
+	deadline := flag.Duration("deadline", 30*time.Second, "per-call deadline (0: none)")
 	flag.Parse()
 
 	cc, err := grpc.NewClient(*addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
@@ -53,31 +79,28 @@ func main() {
 			ctx := context.Background()
 			var stream grpc.BidiStreamingClient[dnpb.ContainerCommandRequestProto, dnpb.ContainerCommandResponseProto]
 			for next.Add(1) <= int64(*n) {
-				if !*reuse || stream == nil {
-					s, err := client.Send(ctx)
-					if err != nil {
+				if *reuse {
+					if stream == nil {
+						s, err := client.Send(ctx)
+						if err != nil {
+							failed.Add(1)
+							continue
+						}
+						stream = s
+					}
+					if err := stream.Send(req); err != nil {
 						failed.Add(1)
+						stream = nil
 						continue
 					}
-					stream = s
-				}
-				if err := stream.Send(req); err != nil {
-					failed.Add(1)
-					stream = nil
+					if resp, err := stream.Recv(); err != nil || resp.GetResult() != dnpb.Result_SUCCESS {
+						failed.Add(1)
+						stream = nil
+					}
 					continue
 				}
-				if !*reuse {
-					_ = stream.CloseSend()
-				}
-				resp, err := stream.Recv()
-				if err != nil || resp.GetResult() != dnpb.Result_SUCCESS {
+				if !oneCall(ctx, client, req, *deadline) {
 					failed.Add(1)
-					stream = nil
-				}
-				if !*reuse && stream != nil {
-					// Read the end of the stream (status OK) so grpc-go releases it.
-					_, _ = stream.Recv()
-					stream = nil
 				}
 			}
 		}()
