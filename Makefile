@@ -19,7 +19,7 @@ demo: build
 
 ## test: install what the tests need, then run every test (what CI runs).
 test: deps lint
-	$(GO) test -count=1 -timeout 30m $(PKGS)
+	$(GO) test -race -count=1 -timeout 30m $(PKGS)
 	$(MAKE) --no-print-directory fuzz
 
 deps:
