@@ -1,0 +1,62 @@
+package executor
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+const day = 24 * time.Hour
+
+// ParseDuration parses a k6 duration string: Go duration syntax with an optional leading whole
+// number of days ("2d", "1d12h30m", "-1d2h"). A bare integer string is taken as milliseconds,
+// the same as a JSON number.
+func ParseDuration(s string) (time.Duration, error) {
+	if ms, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return millisToDuration(float64(ms))
+	}
+	i := strings.IndexByte(s, 'd')
+	if i < 0 {
+		return time.ParseDuration(s)
+	}
+	daysPart, rest := s[:i], s[i+1:]
+	neg := strings.HasPrefix(daysPart, "-")
+	daysPart = strings.TrimPrefix(strings.TrimPrefix(daysPart, "-"), "+")
+	days, err := strconv.ParseUint(daysPart, 10, 63)
+	if err != nil || daysPart == "" {
+		return 0, fmt.Errorf("invalid duration %q: the day part must be a whole number", s)
+	}
+	if days > uint64(math.MaxInt64/int64(day)) {
+		return 0, fmt.Errorf("invalid duration %q: too long", s)
+	}
+	total := time.Duration(days) * day
+	if rest != "" {
+		if strings.HasPrefix(rest, "-") || strings.HasPrefix(rest, "+") {
+			return 0, fmt.Errorf("invalid duration %q: a sign may only lead the whole value", s)
+		}
+		d, err := time.ParseDuration(rest)
+		if err != nil {
+			return 0, fmt.Errorf("invalid duration %q: %w", s, err)
+		}
+		if d > math.MaxInt64-total {
+			return 0, fmt.Errorf("invalid duration %q: too long", s)
+		}
+		total += d
+	}
+	if neg {
+		total = -total
+	}
+	return total, nil
+}
+
+// millisToDuration converts a (possibly fractional) number of milliseconds, rejecting values a
+// time.Duration cannot hold instead of overflowing silently.
+func millisToDuration(ms float64) (time.Duration, error) {
+	ns := ms * float64(time.Millisecond)
+	if math.IsNaN(ns) || math.Abs(ns) >= math.MaxInt64 {
+		return 0, fmt.Errorf("invalid duration: %v milliseconds is out of range", ms)
+	}
+	return time.Duration(math.Round(ns)), nil
+}

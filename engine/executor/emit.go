@@ -1,0 +1,68 @@
+package executor
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/dnecho/dnecho/engine/metrics"
+)
+
+// gaugeInterval is how often vus and vus_max are sampled (§8.1).
+const gaugeInterval = time.Second
+
+// builtinMetrics are the metrics the scheduler itself emits.
+type builtinMetrics struct {
+	vus, vusMax, dropped *metrics.Metric
+}
+
+func registerBuiltins(r *metrics.Registry) (builtinMetrics, error) {
+	var m builtinMetrics
+	var err error
+	if m.vus, err = r.NewMetric("vus", metrics.Gauge, metrics.Default); err != nil {
+		return m, err
+	}
+	if m.vusMax, err = r.NewMetric("vus_max", metrics.Gauge, metrics.Default); err != nil {
+		return m, err
+	}
+	m.dropped, err = r.NewMetric("dropped_iterations", metrics.Counter, metrics.Default)
+	return m, err
+}
+
+// emitGauges pushes vus and vus_max at the start, every second, and once more when done closes.
+func (s *Scheduler) emitGauges(done <-chan struct{}) {
+	s.pushGauges(time.Now())
+	t := time.NewTicker(gaugeInterval)
+	defer t.Stop()
+	for {
+		select {
+		case now := <-t.C:
+			s.pushGauges(now)
+		case <-done:
+			s.pushGauges(time.Now())
+			return
+		}
+	}
+}
+
+func (s *Scheduler) pushGauges(now time.Time) {
+	tags := s.opts.RunTags
+	s.opts.Samples.PushSamples([]metrics.Sample{
+		{Metric: s.m.vus, Time: now, Value: float64(s.active.Load()), Tags: tags},
+		{Metric: s.m.vusMax, Time: now, Value: float64(s.pool.initialized.Load()), Tags: tags},
+	})
+}
+
+// pushDropped emits one dropped_iterations sample (run tags + scenario, + vu when given and the
+// `vu` system tag is on).
+func (sc *scenarioRun) pushDropped(n int64, vu uint64) {
+	if n <= 0 {
+		return
+	}
+	tags := sc.droppedTags
+	if vu != 0 && sc.s.opts.VUTag {
+		tags = tags.With("vu", strconv.FormatUint(vu, 10))
+	}
+	sc.s.opts.Samples.PushSamples([]metrics.Sample{
+		{Metric: sc.s.m.dropped, Time: time.Now(), Value: float64(n), Tags: tags},
+	})
+}

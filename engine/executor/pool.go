@@ -1,0 +1,148 @@
+package executor
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// getVUTimeout bounds how long a scenario waits for a planned VU. The plan guarantees enough
+// VUs, but one scenario may hand a VU back a moment after the next one asks for it.
+const getVUTimeout = 2 * time.Second
+
+// vuHandle is a pooled VU plus the state that follows it across scenarios.
+type vuHandle struct {
+	vu VU
+	id VUID
+	// iter is this VU's iteration count across scenarios (`__ITER`). Only the goroutine that
+	// currently holds the handle touches it; the pool's mutex orders the hand-overs.
+	iter int64
+}
+
+// vuPool holds the initialised VUs that no scenario is using.
+type vuPool struct {
+	factory VUFactory
+	tuple   *ExecutionTuple
+
+	mu      sync.Mutex
+	idle    []*vuHandle
+	changed chan struct{} // closed and replaced whenever a VU is returned
+	nextID  uint64
+
+	initialized atomic.Int64
+}
+
+func newVUPool(f VUFactory, et *ExecutionTuple) *vuPool {
+	return &vuPool{factory: f, tuple: et, changed: make(chan struct{})}
+}
+
+// create initialises one new VU with the next id.
+func (p *vuPool) create(ctx context.Context) (*vuHandle, error) {
+	p.mu.Lock()
+	p.nextID++
+	local := p.nextID
+	p.mu.Unlock()
+	id := VUID{InInstance: local, InTest: uint64(p.tuple.Global(int64(local)-1)) + 1}
+	vu, err := p.factory.NewVU(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("initializing VU #%d: %w", local, err)
+	}
+	if vu == nil {
+		return nil, fmt.Errorf("initializing VU #%d: the factory returned no VU", local)
+	}
+	p.initialized.Add(1)
+	return &vuHandle{vu: vu, id: id}, nil
+}
+
+// initialize creates n VUs before the test, GOMAXPROCS at a time (§3.4 "VU allocation").
+func (p *vuPool) initialize(ctx context.Context, n int64) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	var once sync.Once
+	var firstErr error
+	for i := int64(0); i < n && ctx.Err() == nil; i++ {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			h, err := p.create(ctx)
+			if err != nil {
+				once.Do(func() { firstErr = err; cancel() })
+				return
+			}
+			p.put(h)
+		}()
+	}
+	wg.Wait()
+	if firstErr == nil && ctx.Err() != nil {
+		firstErr = ctx.Err()
+	}
+	// Hand out low ids first, so a 3-VU scenario runs VUs 1–3 (the idle list is a stack).
+	p.mu.Lock()
+	slices.SortFunc(p.idle, func(a, b *vuHandle) int { return cmp.Compare(b.id.InInstance, a.id.InInstance) })
+	p.mu.Unlock()
+	return firstErr
+}
+
+// tryGet takes an idle VU without waiting.
+func (p *vuPool) tryGet() *vuHandle {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.popLocked()
+}
+
+func (p *vuPool) popLocked() *vuHandle {
+	n := len(p.idle)
+	if n == 0 {
+		return nil
+	}
+	h := p.idle[n-1]
+	p.idle = p.idle[:n-1]
+	return h
+}
+
+// get takes an idle VU, waiting up to getVUTimeout for another scenario to return one.
+func (p *vuPool) get(ctx context.Context) (*vuHandle, error) {
+	timer := time.NewTimer(getVUTimeout)
+	defer timer.Stop()
+	for {
+		p.mu.Lock()
+		h := p.popLocked()
+		changed := p.changed
+		p.mu.Unlock()
+		if h != nil {
+			return h, nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-timer.C:
+			return nil, fmt.Errorf("no VU became free within %s (%d initialised)", getVUTimeout, p.initialized.Load())
+		}
+	}
+}
+
+// grow returns an idle VU if there is one, else initialises a new one (arrival-rate growth).
+func (p *vuPool) grow(ctx context.Context) (*vuHandle, error) {
+	if h := p.tryGet(); h != nil {
+		return h, nil
+	}
+	return p.create(ctx)
+}
+
+// put returns a VU to the pool and wakes waiting getters.
+func (p *vuPool) put(h *vuHandle) {
+	p.mu.Lock()
+	p.idle = append(p.idle, h)
+	close(p.changed)
+	p.changed = make(chan struct{})
+	p.mu.Unlock()
+}

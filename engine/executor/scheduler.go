@@ -1,0 +1,260 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dnecho/dnecho/engine/metrics"
+)
+
+// Options configures a Scheduler.
+type Options struct {
+	// Scenarios to run; they must pass ValidateScenarios. Required.
+	Scenarios []Config
+	// VUs creates initialised VUs. Required.
+	VUs VUFactory
+	// Samples receives the scheduler's samples: vus and vus_max every second, dropped_iterations.
+	// Nil discards them.
+	Samples metrics.Pusher
+	// Registry is where vus, vus_max and dropped_iterations are registered; nil uses a private one.
+	Registry *metrics.Registry
+	// RunTags are added to every sample the scheduler emits.
+	RunTags *metrics.Tags
+	// Logger receives the scheduler's warnings and script exceptions; nil discards them.
+	Logger *slog.Logger
+	// Tuple is this instance's execution segment; nil runs the whole test.
+	Tuple *ExecutionTuple
+	// StartDelay, if set, is told how late each arrival-rate iteration started.
+	StartDelay StartDelayObserver
+	// VUTag says the `vu` system tag is enabled: per-vu-iterations then tags its
+	// dropped_iterations samples with the VU id.
+	VUTag bool
+
+	// minDuration overrides MinDuration so tests can use sub-second scenarios.
+	minDuration time.Duration
+}
+
+// Scheduler runs all scenarios of a test, each at its startTime, on a shared pool of VUs.
+//
+// Use: New, then Init (initialise the planned VUs; run setup() after it), then Run. Stop and
+// Abort may be called from any goroutine at any time; Progress and Instance may be read
+// concurrently for a progress display.
+type Scheduler struct {
+	opts      Options
+	log       *slog.Logger
+	pool      *vuPool
+	req       Requirements
+	scenarios []*scenarioRun
+	m         builtinMetrics
+
+	initOnce sync.Once
+	initErr  error
+
+	stopping chan struct{} // closed by the first Stop or Abort
+	stopOnce sync.Once
+
+	mu            sync.Mutex
+	started       bool
+	runStart      time.Time
+	runEnd        time.Time
+	cancelRun     context.CancelFunc
+	stopRequested bool
+	hardStop      bool
+	abortErr      error
+
+	active      atomic.Int64
+	completed   atomic.Int64
+	interrupted atomic.Int64
+}
+
+// New checks the options and plans the run. It returns a *ConfigError for invalid scenarios.
+func New(o Options) (*Scheduler, error) {
+	if len(o.Scenarios) == 0 {
+		return nil, newConfigError(errors.New("no scenarios to run"))
+	}
+	if o.VUs == nil {
+		return nil, errors.New("executor: Options.VUs is required")
+	}
+	minDur := o.minDuration
+	if minDur == 0 {
+		minDur = MinDuration
+	}
+	if err := validateScenarios(o.Scenarios, minDur); err != nil {
+		return nil, err
+	}
+	if o.Samples == nil {
+		o.Samples = metrics.PusherFunc(func([]metrics.Sample) {})
+	}
+	if o.Registry == nil {
+		o.Registry = metrics.NewRegistry()
+	}
+	log := o.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	m, err := registerBuiltins(o.Registry)
+	if err != nil {
+		return nil, err
+	}
+	scs := append([]Config(nil), o.Scenarios...)
+	SortScenarios(scs)
+	s := &Scheduler{
+		opts:     o,
+		log:      log,
+		pool:     newVUPool(o.VUs, o.Tuple),
+		req:      PlanRequirements(scs, o.Tuple),
+		m:        m,
+		stopping: make(chan struct{}),
+	}
+	for _, c := range scs {
+		s.scenarios = append(s.scenarios, newScenarioRun(s, c))
+	}
+	return s, nil
+}
+
+// Requirements returns the combined plan: VUs to pre-initialise, max VUs, max duration.
+func (s *Scheduler) Requirements() Requirements { return s.req }
+
+// Init initialises the planned VUs (the plan's peak, excluding arrival-rate VUs beyond
+// preAllocatedVUs), GOMAXPROCS at a time. Run calls it when it was not called before.
+func (s *Scheduler) Init(ctx context.Context) error {
+	s.initOnce.Do(func() { s.initErr = s.pool.initialize(ctx, s.req.PlannedVUs) })
+	return s.initErr
+}
+
+// Run runs every scenario and returns when all are done, or stopped. It returns the error
+// given to Abort if the run was aborted, ctx.Err() if ctx ended the run, and nil otherwise
+// (including after Stop). Ending ctx is a hard stop: running iterations are interrupted.
+func (s *Scheduler) Run(ctx context.Context) error {
+	if err := s.Init(ctx); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	if s.started {
+		s.mu.Unlock()
+		return errors.New("executor: Run called twice")
+	}
+	s.started = true
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s.cancelRun = cancel
+	if s.hardStop {
+		cancel()
+	}
+	s.runStart = time.Now()
+	s.mu.Unlock()
+
+	gaugesDone := make(chan struct{})
+	var gaugeWG sync.WaitGroup
+	gaugeWG.Add(1)
+	go func() {
+		defer gaugeWG.Done()
+		s.emitGauges(gaugesDone)
+	}()
+
+	var wg sync.WaitGroup
+	for _, sc := range s.scenarios {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sc.run(runCtx)
+		}()
+	}
+	wg.Wait()
+	close(gaugesDone)
+	gaugeWG.Wait()
+
+	s.mu.Lock()
+	s.runEnd = time.Now()
+	abortErr, stopped := s.abortErr, s.stopRequested
+	s.mu.Unlock()
+	switch {
+	case abortErr != nil:
+		return abortErr
+	case ctx.Err() != nil && !stopped:
+		return ctx.Err()
+	}
+	return nil
+}
+
+// Stop ends the run early. Graceful (hard=false, the first Ctrl-C): no new iterations start and
+// scenarios that have not started never will; running iterations get each scenario's
+// gracefulStop to finish and are then interrupted. Hard (hard=true, a second Ctrl-C): running
+// iterations are interrupted at once. Stop may be called before Run and more than once.
+func (s *Scheduler) Stop(hard bool) {
+	s.mu.Lock()
+	s.stopRequested = true
+	cancel := s.cancelRun
+	if hard {
+		s.hardStop = true
+	}
+	s.mu.Unlock()
+	s.stopOnce.Do(func() { close(s.stopping) })
+	for _, sc := range s.scenarios {
+		sc.stopGracefully()
+	}
+	if hard && cancel != nil {
+		cancel()
+	}
+}
+
+// Abort stops the run at once (like Stop(true)) and makes Run return err; the first error wins.
+// It is meant for test.abort() and thresholds with abortOnFail.
+func (s *Scheduler) Abort(err error) {
+	if err == nil {
+		err = errors.New("test aborted")
+	}
+	s.mu.Lock()
+	if s.abortErr == nil {
+		s.abortErr = err
+	}
+	s.mu.Unlock()
+	s.Stop(true)
+}
+
+// InstanceStats are the instance-wide counters of k6/execution's exec.instance and the progress
+// display's top line.
+type InstanceStats struct {
+	IterationsCompleted   int64
+	IterationsInterrupted int64
+	VUsActive             int64
+	VUsInitialized        int64
+	// CurrentTestRunDuration is the time since Run started (frozen when it returns).
+	CurrentTestRunDuration time.Duration
+}
+
+// Instance returns the current instance-wide counters.
+func (s *Scheduler) Instance() InstanceStats {
+	return InstanceStats{
+		IterationsCompleted:    s.completed.Load(),
+		IterationsInterrupted:  s.interrupted.Load(),
+		VUsActive:              s.active.Load(),
+		VUsInitialized:         s.pool.initialized.Load(),
+		CurrentTestRunDuration: s.elapsed(),
+	}
+}
+
+func (s *Scheduler) elapsed() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.runStart.IsZero():
+		return 0
+	case !s.runEnd.IsZero():
+		return s.runEnd.Sub(s.runStart)
+	}
+	return time.Since(s.runStart)
+}
+
+// logIterationError logs a script exception; k6 logs them at ERROR and carries on.
+func (s *Scheduler) logIterationError(scenario string, vu VUID, err error) {
+	if err == nil {
+		err = fmt.Errorf("unknown script error")
+	}
+	s.log.Error(err.Error(), "scenario", scenario, "vu", vu.InInstance, "source", "stacktrace")
+}

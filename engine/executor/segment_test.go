@@ -1,0 +1,208 @@
+package executor
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+func TestParseSegment(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"0:1", "0:1"},
+		{"1/4:1/2", "1/4:1/2"},
+		{"0.25:0.5", "1/4:1/2"},
+		{"25%:50%", "1/4:1/2"},
+		{"1/2", "0:1/2"},
+		{"50%", "0:1/2"},
+		{"12.5%:1", "1/8:1"},
+		{"1/2:1/4", "error"},
+		{"0:0", "error"},
+		{"-1/4:1", "error"},
+		{"0:1.5", "error"},
+		{"a:b", "error"},
+	}
+	for _, c := range cases {
+		s, err := ParseSegment(c.in)
+		got := "error"
+		if err == nil {
+			got = s.String()
+		}
+		if got != c.want {
+			t.Errorf("ParseSegment(%q) = %s (%v), want %s", c.in, got, err, c.want)
+		}
+	}
+}
+
+func TestParseSegmentSequence(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"0,1/4,1/2,3/4,1", "0,1/4,1/2,3/4,1"},
+		{"0.25,0.5", "0,1/4,1/2,1"}, // gaps filled
+		{"0,1", "0,1"},
+		{"1", "error"},
+		{"0,1/2,1/2,1", "error"},
+		{"0,3/4,1/2,1", "error"},
+	}
+	for _, c := range cases {
+		q, err := ParseSegmentSequence(c.in)
+		got := "error"
+		if err == nil {
+			got = q.String()
+		}
+		if got != c.want {
+			t.Errorf("ParseSegmentSequence(%q) = %s (%v), want %s", c.in, got, err, c.want)
+		}
+	}
+}
+
+func tuple(t testing.TB, seg, seq string) *ExecutionTuple {
+	t.Helper()
+	s, err := ParseSegment(seg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var q SegmentSequence
+	if seq != "" {
+		if q, err = ParseSegmentSequence(seq); err != nil {
+			t.Fatal(err)
+		}
+	}
+	et, err := NewExecutionTuple(&s, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return et
+}
+
+// TestStripingWorkedValues checks the §5.3 table: shares of v per segment and owned indexes.
+func TestStripingWorkedValues(t *testing.T) {
+	cases := []struct {
+		seq    string
+		segs   []string
+		shares map[int64][]int64
+		owned  [][]int64 // first global indexes of each segment
+	}{
+		{"0,1/4,1/2,3/4,1", []string{"0:1/4", "1/4:1/2", "1/2:3/4", "3/4:1"},
+			map[int64][]int64{1: {1, 0, 0, 0}, 2: {1, 1, 0, 0}, 3: {1, 1, 1, 0}, 5: {2, 1, 1, 1}, 10: {3, 3, 2, 2}, 100: {25, 25, 25, 25}},
+			[][]int64{{0, 4, 8}, {1, 5, 9}, {2, 6, 10}, {3, 7, 11}}},
+		{"0,1/3,2/3,1", []string{"0:1/3", "1/3:2/3", "2/3:1"},
+			map[int64][]int64{5: {2, 2, 1}, 10: {4, 3, 3}, 100: {34, 33, 33}},
+			[][]int64{{0, 3, 6}, {1, 4, 7}, {2, 5, 8}}},
+		{"0,1/2,3/4,1", []string{"0:1/2", "1/2:3/4", "3/4:1"},
+			map[int64][]int64{3: {2, 1, 0}, 5: {3, 1, 1}, 10: {5, 3, 2}},
+			[][]int64{{0, 2, 4, 6}, {1, 5, 9}, {3, 7, 11}}},
+	}
+	for _, c := range cases {
+		first := tuple(t, c.segs[0], c.seq)
+		for v, want := range c.shares {
+			if got := first.ScaleAll(v); !slices.Equal(got, want) {
+				t.Errorf("%s: shares of %d = %v, want %v", c.seq, v, got, want)
+			}
+		}
+		for i, seg := range c.segs {
+			et := tuple(t, seg, c.seq)
+			for v, want := range c.shares {
+				if got := et.Scale(v); got != want[i] {
+					t.Errorf("%s %s: Scale(%d) = %d, want %d", c.seq, seg, v, got, want[i])
+				}
+			}
+			var got []int64
+			for k := range int64(len(c.owned[i])) {
+				got = append(got, et.Global(k))
+			}
+			if !slices.Equal(got, c.owned[i]) {
+				t.Errorf("%s %s: global indexes %v, want %v", c.seq, seg, got, c.owned[i])
+			}
+		}
+	}
+}
+
+// TestStripingProperties: shares always sum to v, are monotonic, and the stripes partition the
+// global indexes.
+func TestStripingProperties(t *testing.T) {
+	for _, seq := range []string{"0,1/4,1/2,3/4,1", "0,1/3,2/3,1", "0,1/2,3/4,1", "0,0.1,0.35,0.6,1", "0,1/7,1"} {
+		q, _ := ParseSegmentSequence(seq)
+		var ets []*ExecutionTuple
+		for i := 0; i+1 < len(q); i++ {
+			et, err := NewExecutionTuple(&Segment{From: q[i], To: q[i+1]}, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ets = append(ets, et)
+		}
+		prev := make([]int64, len(ets))
+		for v := int64(0); v <= 300; v++ {
+			var sum int64
+			for i, et := range ets {
+				s := et.Scale(v)
+				if s < prev[i] {
+					t.Errorf("%s: segment %d not monotonic at %d", seq, i, v)
+				}
+				prev[i] = s
+				sum += s
+			}
+			if sum != v {
+				t.Errorf("%s: shares of %d sum to %d", seq, v, sum)
+			}
+		}
+		seen := map[int64]int{}
+		for i, et := range ets {
+			for k := range et.Scale(1000) {
+				g := et.Global(k)
+				if _, dup := seen[g]; dup {
+					t.Errorf("%s: global index %d owned twice", seq, g)
+				}
+				seen[g] = i
+			}
+		}
+		for g := range int64(1000) {
+			if _, ok := seen[g]; !ok {
+				t.Errorf("%s: global index %d owned by nobody", seq, g)
+			}
+		}
+	}
+}
+
+func TestExecutionTupleErrorsAndNil(t *testing.T) {
+	s, _ := ParseSegment("1/4:1/2")
+	q, _ := ParseSegmentSequence("0,1/3,2/3,1")
+	if _, err := NewExecutionTuple(&s, q); err == nil || err.Error() != "couldn't find segment 1/4:1/2 in sequence 0,1/3,2/3,1" {
+		t.Errorf("err = %v", err)
+	}
+	var nilET *ExecutionTuple
+	if nilET.Scale(7) != 7 || nilET.Global(7) != 7 || nilET.Length().Cmp(FullSegment().Length()) != 0 {
+		t.Error("nil tuple must be the identity")
+	}
+	// A lone segment gets a sequence of 0, its bounds and 1.
+	et, err := NewExecutionTuple(&s, nil)
+	if err != nil || et.Sequence.String() != "0,1/4,1/2,1" || et.Scale(4) != 1 {
+		t.Errorf("derived sequence: %v %v", et, err)
+	}
+	// Pathological sequences are refused, not ground through.
+	huge, _ := ParseSegmentSequence("0,1/999983,1/999979,1")
+	if _, err := NewExecutionTuple(&Segment{From: huge[0], To: huge[1]}, huge); err == nil {
+		t.Error("a too fine-grained sequence must be refused")
+	}
+}
+
+// TestResegment: maxVUs 2 on 4 instances → 2 instances each run half (§5.2 rule 6).
+func TestResegment(t *testing.T) {
+	seq := "0,1/4,1/2,3/4,1"
+	var got []string
+	for _, seg := range []string{"0:1/4", "1/4:1/2", "1/2:3/4", "3/4:1"} {
+		nt, ok := tuple(t, seg, seq).Resegment(2)
+		if !ok {
+			got = append(got, "out")
+			continue
+		}
+		got = append(got, fmt.Sprintf("%s@%s:%d", nt.Segment, nt.Sequence, nt.Scale(2)))
+	}
+	want := []string{"0:1/2@0,1/2,1:1", "1/2:1@0,1/2,1:1", "out", "out"}
+	if !slices.Equal(got, want) {
+		t.Errorf("resegment = %v, want %v", got, want)
+	}
+	// A value that divides evenly keeps the tuple.
+	et := tuple(t, "1/4:1/2", seq)
+	if nt, ok := et.Resegment(8); !ok || nt != et {
+		t.Error("resegment by a multiple of the cycle must keep the tuple")
+	}
+}
