@@ -11,8 +11,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 
 	"github.com/dnecho/dnecho/freon"
 	"github.com/dnecho/dnecho/ozone/datanode"
@@ -292,19 +290,4 @@ func closeClients(cs []*datanode.Client) {
 }
 
 // resultLabel names a failed call by its Ozone result or gRPC status, for the breakdown.
-func resultLabel(err error) string {
-	var ee *datanode.EchoError
-	if errors.As(err, &ee) {
-		return ee.Result.String()
-	}
-	if errors.Is(err, context.Canceled) {
-		return codes.Canceled.String()
-	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return codes.DeadlineExceeded.String()
-	}
-	if st, ok := status.FromError(err); ok {
-		return st.Code().String()
-	}
-	return "ERROR"
-}
+func resultLabel(err error) string { return datanode.ErrorLabel(err) }

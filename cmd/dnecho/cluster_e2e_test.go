@@ -1,0 +1,72 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/dnecho/dnecho/minicluster"
+)
+
+// `dnecho cluster` writes its configuration, serves until Ctrl-C, then stops cleanly (exit 0).
+func TestClusterCommandServesUntilCtrlC(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command(binPath, "cluster", "--conf-dir", dir, "--scms", "3", "--tokens")
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill() }()
+	var info minicluster.Info
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		b, err := os.ReadFile(filepath.Join(dir, minicluster.ClusterFile))
+		if err == nil && json.Unmarshal(b, &info) == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no cluster.json after 15s; output:\n%s", out.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if len(info.SCM) != 3 || len(info.DataNodes) != 3 || !info.Tokens {
+		t.Errorf("cluster.json %+v", info)
+	}
+	r := dnecho(t, 30*time.Second, "freon", "dn-echo", "--conf", dir, "--container-id", "3", "-n", "20", "-t", "2")
+	if r.code != 0 {
+		t.Fatalf("freon against `dnecho cluster`: exit %d\n%s", r.code, r.all())
+	}
+	_ = cmd.Process.Signal(syscall.SIGINT)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("cluster exited with %v; output:\n%s", err, out.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("cluster did not stop within 10s of Ctrl-C")
+	}
+	if !strings.Contains(out.String(), "mini cluster stopped") {
+		t.Errorf("output:\n%s", out.String())
+	}
+}
+
+func TestClusterCommandRejectsBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"cluster", "--error-rate", "2"},
+		{"cluster", "--datanodes", "-1"},
+		{"cluster", "--scms", "3", "--scm-addr", "127.0.0.1:0"},
+	} {
+		r := dnecho(t, 20*time.Second, args...)
+		if r.code == 0 {
+			t.Errorf("%v: exit 0\n%s", args, r.all())
+		}
+	}
+}

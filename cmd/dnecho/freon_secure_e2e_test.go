@@ -1,0 +1,90 @@
+package main
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dnecho/dnecho/minicluster"
+)
+
+func TestFreonTokensFetchedWhenEnabled(t *testing.T) {
+	_, conf := startCluster(t, minicluster.Options{Tokens: true})
+	r := dnecho(t, 30*time.Second, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "-n", "10", "-t", "2")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.all())
+	}
+	mustContain(t, r, "Successful executions: 10")
+	// Without a token a token-verifying DataNode refuses every call, with Ozone's result and message.
+	r = dnecho(t, 30*time.Second, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "-n", "2", "-t", "1", "-f", "--token", "none", "--no-retry")
+	if r.code != freonExitFailed {
+		t.Fatalf("exit %d\n%s", r.code, r.all())
+	}
+	mustContain(t, r, "BLOCK_TOKEN_VERIFICATION_FAILED=2", "Failed to find any token")
+}
+
+func TestFreonTLS(t *testing.T) {
+	_, conf := startCluster(t, minicluster.Options{TLS: true})
+	r := dnecho(t, 30*time.Second, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "-n", "10", "-t", "2", "--tls-ca", conf+"/ca.pem")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.all())
+	}
+	mustContain(t, r, "Successful executions: 10")
+	r = dnecho(t, 30*time.Second, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "-n", "1")
+	if r.code == 0 {
+		t.Fatalf("TLS cluster without --tls-ca: exit 0\n%s", r.all())
+	}
+	mustContain(t, r, "--tls-ca")
+}
+
+// A DataNode stopped in the middle of a run: with retries the calls fail over to the next member
+// and the run finishes clean; without them the failures are counted with their gRPC cause.
+func TestFreonDataNodeStoppedMidRun(t *testing.T) {
+	for _, retry := range []bool{true, false} {
+		t.Run("retry="+strconv.FormatBool(retry), func(t *testing.T) {
+			c, conf := startCluster(t, minicluster.Options{})
+			args := []string{"freon", "dn-echo", "--conf", conf, "--container-id", "1", "--duration", "3s", "-t", "2", "-f"}
+			if !retry {
+				args = append(args, "--no-retry")
+			}
+			go func() {
+				time.Sleep(1200 * time.Millisecond)
+				c.DataNodes()[0].Stop()
+			}()
+			r := dnecho(t, 60*time.Second, args...)
+			succ := count(t, r, `Successful executions: (\d+)`)
+			fail := count(t, r, `Failures: (\d+)`)
+			if succ == 0 {
+				t.Fatalf("no successful call\n%s", r.all())
+			}
+			if retry {
+				if r.code != 0 || fail != 0 {
+					t.Fatalf("with retries: exit %d, %d failures\n%s", r.code, fail, r.all())
+				}
+				if c.DataNodes()[1].Stats().Successes == 0 {
+					t.Error("no call failed over to the second DataNode")
+				}
+				return
+			}
+			if r.code != freonExitFailed || fail == 0 {
+				t.Fatalf("without retries: exit %d, %d failures\n%s", r.code, fail, r.all())
+			}
+			mustContain(t, r, "Failures by result: UNAVAILABLE=")
+			if strings.Contains(r.all(), "panic") {
+				t.Errorf("panic in output\n%s", r.all())
+			}
+		})
+	}
+}
+
+func count(t *testing.T, r runResult, re string) int {
+	t.Helper()
+	m := regexp.MustCompile(re).FindStringSubmatch(r.all())
+	if m == nil {
+		t.Fatalf("no %q in output\n%s", re, r.all())
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
