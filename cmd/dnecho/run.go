@@ -2,17 +2,346 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/dnecho/dnecho/engine/executor"
+	"github.com/dnecho/dnecho/engine/options"
+	"github.com/dnecho/dnecho/engine/runner"
+	"github.com/dnecho/dnecho/engine/ui"
+	dnecho "github.com/dnecho/dnecho/extension"
+	"github.com/dnecho/dnecho/minicluster"
+	"github.com/dnecho/dnecho/minicluster/dnsim"
 )
 
-// newRunCommand is replaced by the scenario runner's command.
+// envSCM is the __ENV variable scripts conventionally read the SCM address from; --local-cluster
+// sets it when the user did not.
+const envSCM = "DNECHO_SCM"
+
+// runFlags are the command line of `dnecho run`: k6's flags for our surface, then ours.
+type runFlags struct {
+	vus, iterations                   int64
+	duration                          string
+	stages, env, out, tags            []string
+	includeSystemEnv                  bool
+	summaryExport, summaryMode        string
+	summaryTrendStats, summaryTimeUnt string
+	systemTags, logFormat, config     string
+	quiet, noColor, verbose, throw    bool
+	noThresholds, noSetup, noTeardown bool
+
+	localCluster bool
+	lcDataNodes  int
+	lcLatency    time.Duration
+}
+
 func newRunCommand(sig *signals, s streams) *cobra.Command {
-	return &cobra.Command{
-		Use:   "run SCRIPT",
+	f := &runFlags{}
+	cmd := &cobra.Command{
+		Use:   "run [flags] SCRIPT",
 		Short: "Run a k6-style scenario script",
-		RunE: func(*cobra.Command, []string) error {
-			return withCode(2, errors.New("dnecho run is not built yet"))
+		Long: `Run a k6-style test script (JavaScript or TypeScript), as 'k6 run' does: the same lifecycle
+(init, setup, default or scenario functions, teardown, handleSummary), options and layering
+(config file < script options < K6_* environment < flags), executors, thresholds, outputs,
+end-of-test summary and exit codes. Scripts import 'k6', 'k6/metrics', 'k6/execution' and
+'k6/x/dnecho' (DataNode Echo; see js/index.d.ts). SCRIPT '-' reads the script from stdin.
+
+Ctrl-C stops the test gracefully (running iterations get their gracefulStop), a second Ctrl-C
+stops it at once; the summary is printed and the exit code is 105.
+
+Exit codes: 0 success, 99 thresholds crossed, 100 setup timeout, 101 teardown timeout,
+104 invalid options, 105 interrupted, 107 script error, 108 exec.test.abort(), 110 exec.test.fail().
+
+--local-cluster starts an emulated Ozone cluster (SCM + DataNodes) in this process for the test,
+points dnecho.Client at it (and sets __ENV.DNECHO_SCM), and stops it at the end.`,
+		Example: `  dnecho run --local-cluster -u 8 -d 30s examples/echo.js
+  dnecho run -e DNECHO_SCM=10.0.0.5:9860 --summary-export summary.json echo.js
+  dnecho run -i 1000 -u 10 -o json=samples.json -o csv=samples.csv script.ts
+  dnecho run -s 10s:20 -s 20s:20 -s 10s:0 --tag testid=nightly script.js
+  K6_DURATION=1m dnecho run -q --summary-mode full script.js`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runScript(cmd, sig, s, f, args[0])
 		},
 	}
+	fl := cmd.Flags()
+	fl.SortFlags = false
+	fl.Int64VarP(&f.vus, "vus", "u", 1, "number of virtual users")
+	fl.StringVarP(&f.duration, "duration", "d", "", "test duration, e.g. 30s, 5m, 1h30m (constant-vus)")
+	fl.Int64VarP(&f.iterations, "iterations", "i", 0, "total iterations shared by all VUs (shared-iterations)")
+	fl.StringArrayVarP(&f.stages, "stage", "s", nil, "ramping stage DURATION:TARGET, repeatable (ramping-vus)")
+	fl.StringArrayVarP(&f.env, "env", "e", nil, "set __ENV variable NAME=VALUE, repeatable")
+	fl.BoolVar(&f.includeSystemEnv, "include-system-env-vars", true, "pass the system environment to the script's __ENV")
+	fl.StringArrayVarP(&f.out, "out", "o", nil, "output samples: json=FILE or csv=FILE ('-' is stdout, .gz compresses), repeatable")
+	fl.StringVar(&f.summaryExport, "summary-export", "", "write the end-of-test summary as JSON to FILE")
+	fl.StringVar(&f.summaryMode, "summary-mode", options.DefaultSummaryMode, "end-of-test summary: compact, full or disabled")
+	fl.StringVar(&f.summaryTrendStats, "summary-trend-stats", "", "trend stats in the summary, e.g. avg,min,med,max,p(90),p(99),count")
+	fl.StringVar(&f.summaryTimeUnit, "summary-time-unit", "", "fixed time unit in the summary: s, ms or us")
+	fl.StringArrayVar(&f.tags, "tag", nil, "run tag NAME=VALUE added to every sample, repeatable")
+	fl.StringVar(&f.systemTags, "system-tags", "", "system tags to record, comma-separated (default: k6's set)")
+	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no run header and no progress display")
+	fl.BoolVar(&f.noColor, "no-color", false, "no ANSI colours (also NO_COLOR, K6_NO_COLOR)")
+	fl.BoolVar(&f.noThresholds, "no-thresholds", false, "do not evaluate thresholds")
+	fl.BoolVar(&f.noSetup, "no-setup", false, "do not run setup()")
+	fl.BoolVar(&f.noTeardown, "no-teardown", false, "do not run teardown()")
+	fl.StringVar(&f.logFormat, "log-format", "", "log format: text (default), json or raw")
+	fl.StringVarP(&f.config, "config", "c", "", "JSON config file (also K6_CONFIG)")
+	fl.BoolVarP(&f.throw, "throw", "w", false, "throw on metric-value and tag warnings instead of logging them")
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "debug logging")
+	fl.BoolVar(&f.localCluster, "local-cluster", false, "run the test against an emulated cluster started in this process")
+	fl.IntVar(&f.lcDataNodes, "local-cluster-datanodes", minicluster.DefaultDataNodes, "DataNodes of --local-cluster")
+	fl.DurationVar(&f.lcLatency, "local-cluster-latency", 0, "latency the --local-cluster DataNodes add to every call")
+	return cmd
 }
+
+// runScript is `dnecho run`: it gathers the option layers and the streams, then hands the test
+// to the runner and turns its verdict into the exit code.
+func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script string) error {
+	sysEnv := environ()
+	layers, err := f.layers(cmd, sysEnv)
+	if err != nil {
+		return withCode(options.ExitInvalidConfig, err)
+	}
+	pre, _ := layers.Merge()
+	scriptEnv, err := f.scriptEnv(sysEnv, pre.IncludeSystemEnvVars.ValueOr(true))
+	if err != nil {
+		return withCode(options.ExitInvalidConfig, err)
+	}
+	var source []byte
+	if script == "-" {
+		if source, err = io.ReadAll(s.in); err != nil {
+			return withCode(runner.ExitGeneric, fmt.Errorf("read the script from stdin: %w", err))
+		}
+	}
+
+	outTTY, errTTY := isTerminal(s.out), isTerminal(s.err)
+	noColor := pre.NoColor.Bool
+	disp := ui.New(ui.Options{
+		Out: s.out, TTY: outTTY, Width: func() int { return termWidth(s.out) },
+		Quiet: f.quiet, Color: outTTY && !noColor,
+	})
+	level := slog.LevelInfo
+	if f.verbose {
+		level = slog.LevelDebug
+	}
+	log := slog.New(ui.NewLogHandler(disp.LogWriter(s.err), ui.LogOptions{
+		Format: pre.LogFormat.String, Level: level, Color: errTTY && !noColor,
+	}))
+	disp.SetLogger(log)
+
+	if f.localCluster {
+		stop, err := startLocalCluster(f, scriptEnv, log)
+		if err != nil {
+			return withCode(runner.ExitGeneric, err)
+		}
+		defer stop()
+	}
+
+	_, err = runner.Run(sig.soft, runner.Config{
+		Script: script, Source: source, Layers: layers, Env: scriptEnv, SystemEnv: sysEnv,
+		Stdout: s.out, Stderr: s.err, StdoutTTY: outTTY, StderrTTY: errTTY,
+		Logger: log, Display: disp, Hard: sig.hard,
+	})
+	if err != nil {
+		return withCode(runner.ExitCode(err), err)
+	}
+	return nil
+}
+
+// layers builds the option layers other than the script's: config file, environment, flags.
+func (f *runFlags) layers(cmd *cobra.Command, env map[string]string) (options.Layers, error) {
+	var l options.Layers
+	var err error
+	if l.Env, err = options.FromEnv(env); err != nil {
+		return l, err
+	}
+	if l.CLI, err = f.cliLayer(cmd); err != nil {
+		return l, err
+	}
+	path := f.config
+	if path == "" {
+		path = env["K6_CONFIG"]
+	}
+	if path != "" {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return l, &options.Error{Option: "config file", Err: err}
+		}
+		if l.ConfigFile, err = options.FromConfigFile(data); err != nil {
+			return l, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	return l, nil
+}
+
+// cliLayer turns the flags the user gave (and only those) into an options layer.
+func (f *runFlags) cliLayer(cmd *cobra.Command) (options.Options, error) {
+	var o options.Options
+	set := cmd.Flags().Changed
+	bad := func(flag string, err error) (options.Options, error) {
+		return o, &options.Error{Option: "--" + flag, Err: err}
+	}
+	if set("vus") {
+		o.VUs = executor.NewNullInt(f.vus)
+	}
+	if set("duration") {
+		d, err := executor.ParseDuration(f.duration)
+		if err != nil {
+			return bad("duration", err)
+		}
+		o.Duration = executor.NewNullDuration(d)
+	}
+	if set("iterations") {
+		o.Iterations = executor.NewNullInt(f.iterations)
+	}
+	if set("stage") {
+		st, err := options.ParseStages(f.stages)
+		if err != nil {
+			return bad("stage", err)
+		}
+		o.Stages = st
+	}
+	if set("tag") {
+		tags, err := options.ParseTags(f.tags)
+		if err != nil {
+			return bad("tag", err)
+		}
+		o.Tags = tags
+	}
+	strFlags := []struct {
+		name string
+		dst  *executor.NullString
+		v    string
+	}{
+		{"summary-export", &o.SummaryExport, f.summaryExport},
+		{"summary-mode", &o.SummaryMode, f.summaryMode},
+		{"summary-time-unit", &o.SummaryTimeUnit, f.summaryTimeUnit},
+		{"log-format", &o.LogFormat, f.logFormat},
+	}
+	for _, sf := range strFlags {
+		if set(sf.name) {
+			*sf.dst = executor.NewNullString(sf.v)
+		}
+	}
+	boolFlags := []struct {
+		name string
+		dst  *options.NullBool
+		v    bool
+	}{
+		{"include-system-env-vars", &o.IncludeSystemEnvVars, f.includeSystemEnv},
+		{"no-color", &o.NoColor, f.noColor},
+		{"no-thresholds", &o.NoThresholds, f.noThresholds},
+		{"no-setup", &o.NoSetup, f.noSetup},
+		{"no-teardown", &o.NoTeardown, f.noTeardown},
+		{"throw", &o.Throw, f.throw},
+	}
+	for _, bf := range boolFlags {
+		if set(bf.name) {
+			*bf.dst = options.NewNullBool(bf.v)
+		}
+	}
+	if set("summary-trend-stats") {
+		o.SummaryTrendStats = options.SplitList(f.summaryTrendStats)
+	}
+	if set("system-tags") {
+		o.SystemTags = options.SplitList(f.systemTags)
+	}
+	if set("out") {
+		o.Out = f.out
+	}
+	return o, nil
+}
+
+// scriptEnv is __ENV: the system environment when included, overridden by -e values.
+func (f *runFlags) scriptEnv(sysEnv map[string]string, includeSystem bool) (map[string]string, error) {
+	env := map[string]string{}
+	if includeSystem {
+		for k, v := range sysEnv {
+			env[k] = v
+		}
+	}
+	for _, kv := range f.env {
+		k, v, err := options.ParseEnvVar(kv)
+		if err != nil {
+			return nil, &options.Error{Option: "--env", Err: err}
+		}
+		env[k] = v
+	}
+	return env, nil
+}
+
+// startLocalCluster starts the emulated cluster for --local-cluster and points the dnecho module
+// at it. The returned function stops it.
+func startLocalCluster(f *runFlags, env map[string]string, log *slog.Logger) (stop func(), err error) {
+	if f.lcDataNodes < 1 {
+		return nil, fmt.Errorf("--local-cluster-datanodes %d: at least 1", f.lcDataNodes)
+	}
+	if f.lcLatency < 0 {
+		return nil, fmt.Errorf("--local-cluster-latency %s: can't be negative", f.lcLatency)
+	}
+	dir, err := os.MkdirTemp("", "dnecho-local-cluster-")
+	if err != nil {
+		return nil, err
+	}
+	c, err := minicluster.Start(minicluster.Options{DataNodes: f.lcDataNodes, Faults: dnsim.Faults{Latency: f.lcLatency}})
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("start the local cluster: %w", err)
+	}
+	if err := c.WriteConf(dir); err != nil {
+		c.Close()
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("write the local cluster's configuration: %w", err)
+	}
+	dnecho.SetDefaults(dnecho.Defaults{SCM: c.SCMAddrs(), ConfDir: dir})
+	if _, ok := env[envSCM]; !ok {
+		env[envSCM] = strings.Join(c.SCMAddrs(), ",")
+	}
+	log.Info(fmt.Sprintf("local cluster: SCM %s, %d DataNodes, containers %v, config %s",
+		strings.Join(c.SCMAddrs(), ","), f.lcDataNodes, c.Containers(), filepath.Join(dir, "ozone-site.xml")))
+	return func() {
+		dnecho.SetDefaults(dnecho.Defaults{})
+		if err := c.Close(); err != nil {
+			log.Warn("stop the local cluster: " + err.Error())
+		}
+		os.RemoveAll(dir)
+	}, nil
+}
+
+// environ returns the process environment as a map.
+func environ() map[string]string {
+	env := map[string]string{}
+	for _, kv := range os.Environ() {
+		if k, v, ok := strings.Cut(kv, "="); ok && k != "" {
+			env[k] = v
+		}
+	}
+	return env
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+func termWidth(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok {
+		return 0
+	}
+	width, _, err := term.GetSize(int(f.Fd()))
+	if err != nil {
+		return 0
+	}
+	return width
+}
+
+var _ = errors.New

@@ -222,7 +222,13 @@ func (t *Target) DataNodeOptions(base datanode.Options, caFiles []string) (datan
 func (t *Target) Describe() string {
 	var members []string
 	for _, m := range t.Pipeline.GetMembers() {
-		members = append(members, m.GetIpAddress())
+		addr := m.GetIpAddress()
+		for _, p := range m.GetPorts() {
+			if strings.EqualFold(p.GetName(), "STANDALONE") && p.GetValue() != 0 {
+				addr = fmt.Sprintf("%s:%d", addr, p.GetValue())
+			}
+		}
+		members = append(members, addr)
 	}
 	return fmt.Sprintf("container %d (%s), pipeline %s, %d DataNode(s) [%s], SCM %s",
 		t.Container.GetContainerID(), t.Container.GetState(), PipelineID(t.Pipeline), len(members),
