@@ -143,10 +143,17 @@ func runDNEcho(_ context.Context, sig *signals, s streams, f *dnEchoFlags) error
 	logw := freon.NewLogWriter(s.err, nil)
 	prefix := freon.ResolvePrefix(o.Prefix, os.Getenv, randIndex)
 
+	// A lookup normally takes milliseconds; when SCM is slow or unreachable, say so while waiting.
+	waiting := time.AfterFunc(2*time.Second, func() {
+		_ = logw.Log(freon.ThreadMain, freon.LevelWarn, freon.LoggerDNEchoNotes, fmt.Sprintf(
+			"still waiting for SCM to answer the lookup of container %d (retrying; giving up after %s, see --lookup-timeout)",
+			o.ContainerID, f.lookupLimit))
+	})
 	tgt, err := target.Resolve(sig.soft, target.Options{
 		SCM: f.scm, ConfDir: f.conf, Overrides: f.set, ContainerID: o.ContainerID,
 		Lookup: lookupMode, Token: f.token, LookupTimeout: f.lookupLimit, User: f.user,
 	})
+	waiting.Stop()
 	if err != nil {
 		return withCode(freonExitFailed, err)
 	}

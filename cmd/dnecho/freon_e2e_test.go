@@ -94,7 +94,7 @@ func TestFreonLookupTimeoutBoundsWait(t *testing.T) {
 	if r.code != freonExitFailed {
 		t.Fatalf("exit %d\n%s", r.code, r.all())
 	}
-	mustContain(t, r, "no SCM answered at 127.0.0.1:1")
+	mustContain(t, r, "no SCM answered at 127.0.0.1:1", "still waiting for SCM")
 	if r.took > 15*time.Second {
 		t.Errorf("took %s with --lookup-timeout 2s", r.took)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -17,7 +16,7 @@ import (
 	"github.com/dnecho/dnecho/engine/options"
 	"github.com/dnecho/dnecho/engine/runner"
 	"github.com/dnecho/dnecho/engine/ui"
-	dnecho "github.com/dnecho/dnecho/extension"
+	dnechoext "github.com/dnecho/dnecho/extension"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
 )
@@ -28,15 +27,15 @@ const envSCM = "DNECHO_SCM"
 
 // runFlags are the command line of `dnecho run`: k6's flags for our surface, then ours.
 type runFlags struct {
-	vus, iterations                   int64
-	duration                          string
-	stages, env, out, tags            []string
-	includeSystemEnv                  bool
-	summaryExport, summaryMode        string
-	summaryTrendStats, summaryTimeUnt string
-	systemTags, logFormat, config     string
-	quiet, noColor, verbose, throw    bool
-	noThresholds, noSetup, noTeardown bool
+	vus, iterations                    int64
+	duration                           string
+	stages, env, out, tags             []string
+	includeSystemEnv                   bool
+	summaryExport, summaryMode         string
+	summaryTrendStats, summaryTimeUnit string
+	systemTags, logFormat, config      string
+	quiet, noColor, verbose, throw     bool
+	noThresholds, noSetup, noTeardown  bool
 
 	localCluster bool
 	lcDataNodes  int
@@ -301,14 +300,14 @@ func startLocalCluster(f *runFlags, env map[string]string, log *slog.Logger) (st
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("write the local cluster's configuration: %w", err)
 	}
-	dnecho.SetDefaults(dnecho.Defaults{SCM: c.SCMAddrs(), ConfDir: dir})
+	dnechoext.SetDefaults(dnechoext.Defaults{SCM: c.SCMAddrs(), ConfDir: dir})
 	if _, ok := env[envSCM]; !ok {
 		env[envSCM] = strings.Join(c.SCMAddrs(), ",")
 	}
 	log.Info(fmt.Sprintf("local cluster: SCM %s, %d DataNodes, containers %v, config %s",
 		strings.Join(c.SCMAddrs(), ","), f.lcDataNodes, c.Containers(), filepath.Join(dir, "ozone-site.xml")))
 	return func() {
-		dnecho.SetDefaults(dnecho.Defaults{})
+		dnechoext.SetDefaults(dnechoext.Defaults{})
 		if err := c.Close(); err != nil {
 			log.Warn("stop the local cluster: " + err.Error())
 		}
@@ -343,5 +342,3 @@ func termWidth(w io.Writer) int {
 	}
 	return width
 }
-
-var _ = errors.New
