@@ -5,17 +5,45 @@
  * A Client is declared in the init context; the SCM lookup (container → pipeline → DataNodes, and the
  * container token) runs once per test run and is shared by every VU, as are the gRPC connections.
  *
+ * Metrics (every call, failures included; interrupted calls are not measured):
+ * - `dnecho_req_duration` (Trend, ms): round-trip time of one echo(), retries included;
+ * - `dnecho_reqs` (Counter): calls;
+ * - `dnecho_req_failed` (Rate): 1 for a failed call, 0 for SUCCESS;
+ * - `dnecho_data_sent`, `dnecho_data_received` (Counter, bytes): protobuf message bytes, also counted in
+ *   the iteration's `data_sent` / `data_received`.
+ *
+ * Tags of those samples: the VU's tags (scenario, group, exec.vu.metrics.tags, run tags), then the
+ * Client's `tags`, then `datanode` (uuid of the DataNode that answered or failed last), `container`,
+ * `pipeline`, `result` (see {@link EchoResult.result}) and `stream` (`new` | `reuse`), then the call's
+ * `tags`. Later ones win on equal names.
+ *
  * @example
- * import dnecho from 'k6/x/dnecho';
+ * // examples/quickstart.js
  * import { check } from 'k6';
+ * import dnecho from 'k6/x/dnecho';
  *
- * export const options = { vus: 8, duration: '30s' };
+ * export const options = {
+ *   vus: Number(__ENV.VUS || 8),
+ *   duration: __ENV.DURATION || '30s',
+ *   thresholds: {
+ *     dnecho_req_failed: ['rate<0.01'],
+ *     checks: ['rate>0.99'],
+ *   },
+ * };
  *
- * const client = new dnecho.Client({ containerId: 1 });
+ * // Without scm/conf the cluster comes from `--local-cluster`, else from OZONE_CONF_DIR.
+ * const client = new dnecho.Client({
+ *   containerId: Number(__ENV.CONTAINER_ID || 1),
+ *   scm: __ENV.DNECHO_SCM,
+ *   conf: __ENV.DNECHO_CONF,
+ * });
  *
  * export default function () {
- *   const r = client.echo({ payloadResp: 1024 });
- *   check(r, { 'echo ok': (r) => r.ok });
+ *   const r = client.echo({ payloadResp: '1KB' });
+ *   check(r, {
+ *     'echo ok': (r) => r.ok,
+ *     'answered within 100ms': (r) => r.rtt < 100,
+ *   });
  * }
  */
 declare module 'k6/x/dnecho' {
@@ -25,39 +53,64 @@ declare module 'k6/x/dnecho' {
     | 'first'
     /** Round-robin over every replica; no retries, so each DataNode's failures stay visible. */
     | 'all'
-    /** One DataNode, by uuid or host (ipAddress or hostName). */
+    /** One DataNode, by uuid, host (ipAddress or hostName) or host:port. */
     | string;
 
   /** How requests use gRPC streams. */
   export type StreamMode =
     /** A new bidirectional stream per request, half-closed after the request (what Ozone's Java client does). Default. */
     | 'new'
-    /** One long-lived stream per connection, requests sent one after another on it. */
+    /** Long-lived streams per connection, requests sent one after another on each. */
     | 'reuse';
 
-  /** A size in bytes, or a string with a unit: '512B', '4KB' (= 4 KiB, freon's unit), '1KiB', '2MB', '2MiB'. */
+  /**
+   * A size in bytes (a whole number), or a string with a unit, case-insensitive: '512B', '4KB' (= '4KiB' =
+   * 4096: freon's KB is KiB), '2MB' (= '2MiB' = 2097152), '1GB'. Fractions are rejected.
+   */
   export type Size = number | string;
 
+  /**
+   * A duration: a string such as '30s', '500ms', '1m30s', or a number of milliseconds. Must be positive.
+   */
+  export type Duration = string | number;
+
+  /**
+   * Options of `new dnecho.Client(...)`. They are validated strictly: an unknown key, a wrong type or a bad
+   * value throws in the init context (the run ends with exit code 107), naming the option. A key whose
+   * value is `undefined` or `null` counts as absent, so `scm: __ENV.DNECHO_SCM` works whether the
+   * variable is set or not.
+   */
   export interface ClientOptions {
-    /** Container whose pipeline is echoed to. Required. */
+    /** Container whose pipeline is echoed to: a positive whole number. Required. */
     containerId: number;
     /**
-     * SCM address(es) `host:port`, comma-separated for SCM HA. Default: from `conf`, else from
-     * OZONE_CONF_DIR, else the cluster started by `dnecho run --local-cluster`.
+     * SCM address(es) `host:port` (port 9860 when omitted), comma-separated or as an array for SCM HA.
+     * When neither `scm` nor `conf` is given: the cluster of `dnecho run --local-cluster`, else the
+     * directory in the OZONE_CONF_DIR environment variable, else an error.
      */
-    scm?: string;
+    scm?: string | string[];
     /** Directory holding ozone-site.xml (like `ozone --conf`). */
     conf?: string;
     /** Configuration overrides, like `-D key=value`. */
-    set?: Record<string, string>;
+    set?: Record<string, string | number | boolean>;
     /** Container lookup: 'freon' = GetContainer + ListPipelines (default); 'single' = GetContainerWithPipeline. */
     lookup?: 'freon' | 'single';
+    /**
+     * Give up on the SCM lookup after this long (default '60s'), so an unreachable SCM fails the init
+     * quickly. The lookup is shared: the first Client to ask for a container sets its timeout.
+     */
+    lookupTimeout?: Duration;
+    /** Default 'first'. */
     target?: Target;
+    /** Default 'new'. */
     stream?: StreamMode;
-    /** Independent gRPC client objects (connections per DataNode) shared by all VUs; VU n uses client n mod clients. Default 1 (freon `--clients`). */
+    /**
+     * Independent gRPC client objects (connections per DataNode, at most 32 calls in flight each) shared
+     * by all VUs; VU n uses client n mod clients. Default 1 (freon `--clients`). At most 1024.
+     */
     clients?: number;
-    /** Deadline of one Echo call, e.g. '30s' (default, `ozone.client.read.timeout`) or milliseconds. */
-    deadline?: string | number;
+    /** Deadline of one Echo attempt. Default `ozone.client.read.timeout` of the configuration ('30s'). */
+    deadline?: Duration;
     /** Retry on the other pipeline members after a failure (only with target 'first'). Default true. */
     retries?: boolean;
     /**
@@ -65,33 +118,47 @@ declare module 'k6/x/dnecho' {
      * 'none' (send no token), or an encoded token string to send as is.
      */
     token?: 'auto' | 'none' | string;
-    /** TLS to the DataNodes: a CA PEM file path. Default: plaintext unless the config enables gRPC TLS. */
-    tlsCA?: string;
+    /**
+     * TLS to the DataNodes: CA PEM file path(s). Default: plaintext unless the configuration enables gRPC
+     * TLS (then CA files are required; `--local-cluster` provides its own).
+     */
+    tlsCA?: string | string[];
     /** Throw a JS exception on a failed echo instead of returning `ok: false`. Default false. */
     throw?: boolean;
-    /** Extra tags for every sample of this client. */
-    tags?: Record<string, string>;
+    /** Extra tags for every sample of this client (values: string, number or boolean). */
+    tags?: Record<string, string | number | boolean>;
   }
 
+  /**
+   * One Echo request. Unknown keys and bad values throw whatever the `throw` option says: they are
+   * mistakes in the script, not DataNode failures.
+   */
   export interface EchoRequest {
-    /** Request payload size (ignored by the DataNode). Default 0. */
+    /** Request payload size (ignored by the DataNode; freon's repeated random bytes). Default 0. At most 32 MiB. */
     payloadReq?: Size;
     /** Response payload size the DataNode generates. Default 0. Freon caps it at 2097151 bytes; so do we unless `uncapped`. */
     payloadResp?: Size;
     /** Let payloadResp exceed freon's 2097151-byte cap (to measure the error path above it). */
     uncapped?: boolean;
-    /** Server-side sleep before answering, ms. Default 0. */
+    /** Server-side sleep before answering, whole ms. Default 0. */
     sleepMs?: number;
     /** Echo read-only flag. Default true (freon forces it over gRPC). */
     readOnly?: boolean;
+    /** Overrides the Client's `throw` option for this call. */
+    throw?: boolean;
     /** Extra tags for this call's samples. */
-    tags?: Record<string, string>;
+    tags?: Record<string, string | number | boolean>;
   }
 
   export interface EchoResult {
     /** True when the DataNode answered SUCCESS. */
     ok: boolean;
-    /** Ozone result name ('SUCCESS', 'CONTAINER_NOT_FOUND', ...) or the gRPC status name ('UNAVAILABLE', 'DEADLINE_EXCEEDED', ...). */
+    /**
+     * 'SUCCESS', another Ozone result name ('CONTAINER_NOT_FOUND', 'CONTAINER_INTERNAL_ERROR', ...) when the
+     * DataNode answered, else the canonical gRPC status name ('UNAVAILABLE', 'DEADLINE_EXCEEDED',
+     * 'RESOURCE_EXHAUSTED', 'UNAUTHENTICATED', 'CANCELLED', ...), or 'NO_REPLY' when the stream ended without
+     * an answer.
+     */
     result: string;
     /** Error text from the DataNode or gRPC; '' on success. */
     message: string;
@@ -111,6 +178,7 @@ declare module 'k6/x/dnecho' {
 
   export interface DataNodeInfo {
     uuid: string;
+    /** host:port the client dials. */
     address: string;
     hostName: string;
   }
@@ -118,15 +186,75 @@ declare module 'k6/x/dnecho' {
   export interface PipelineInfo {
     containerId: number;
     pipelineId: string;
+    /** e.g. 'OPEN'. */
     containerState: string;
+    /** In pipeline member order. */
     datanodes: DataNodeInfo[];
   }
 
+  /**
+   * A client for one container's pipeline.
+   *
+   * @example
+   * // examples/freon-equivalent.js: `ozone freon dn-echo --container-id 1 -n 100000 -t 32 --payload-resp 1`
+   * import dnecho from 'k6/x/dnecho';
+   *
+   * export const options = {
+   *   scenarios: {
+   *     dn_echo: { executor: 'shared-iterations', vus: 32, iterations: 100000, maxDuration: '10m' },
+   *   },
+   *   summaryTrendStats: ['min', 'med', 'avg', 'p(75)', 'p(95)', 'p(98)', 'p(99)', 'p(99.9)', 'max', 'count'],
+   *   // freon without -f stops at the first failure.
+   *   thresholds: { dnecho_req_failed: [{ threshold: 'rate==0', abortOnFail: true }] },
+   * };
+   *
+   * const client = new dnecho.Client({ containerId: 1, clients: 1 });
+   * const request = { payloadReq: '0KB', payloadResp: '1KB', sleepMs: 0 };
+   *
+   * export default function () {
+   *   client.echo(request);
+   * }
+   */
   export class Client {
+    /**
+     * Validates the options and looks the container up (once per test run for all VUs). Only in the init
+     * context: elsewhere it throws 'dnecho.Client must be created in the init context'. An unreachable SCM
+     * or an unknown container throws, which fails the test before it starts.
+     */
     constructor(options: ClientOptions);
-    /** Send one Echo RPC. Emits dnecho_req_duration, dnecho_reqs, dnecho_req_failed, dnecho_data_sent/received. */
+    /**
+     * Send one Echo RPC and record its samples. Only in VU code (default or exec functions, setup,
+     * teardown), not in the init context. A failed call returns `ok: false` (or throws with `throw`).
+     *
+     * @example
+     * // examples/payload-sweep.js: one scenario per size, tagged, run one after the other
+     * export const options = {
+     *   scenarios: {
+     *     payload_small: { executor: 'constant-vus', vus: 8, duration: '15s', exec: 'small', tags: { payload: '4KB' } },
+     *     payload_large: { executor: 'constant-vus', vus: 8, duration: '15s', startTime: '18s', exec: 'large', tags: { payload: '1MB' } },
+     *   },
+     *   thresholds: { 'dnecho_req_duration{payload:1MB}': ['p(95)<50'] },
+     * };
+     * export function small() { client.echo({ payloadResp: '4KB' }); }
+     * export function large() { client.echo({ payloadResp: '1MB' }); }
+     */
     echo(request?: EchoRequest): EchoResult;
-    /** The pipeline found by the SCM lookup. */
+    /**
+     * The pipeline found by the SCM lookup. Allowed in the init context, e.g. to build per-DataNode
+     * thresholds (options are read once, before the test starts).
+     *
+     * @example
+     * // examples/per-datanode-thresholds.js
+     * const client = new dnecho.Client({ containerId: 1, target: 'all' });
+     * const datanodes = __ENV.DNECHO_DATANODES
+     *   ? __ENV.DNECHO_DATANODES.split(',')
+     *   : client.pipeline().datanodes.map((dn) => dn.uuid);
+     * const thresholds = { dnecho_req_failed: ['rate<0.01'] };
+     * for (const uuid of datanodes) {
+     *   thresholds[`dnecho_req_duration{datanode:${uuid}}`] = ['p(95)<10'];
+     * }
+     * export const options = { vus: 6, duration: '30s', thresholds };
+     */
     pipeline(): PipelineInfo;
   }
 

@@ -1,0 +1,191 @@
+package dnecho
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"go.uber.org/goleak"
+
+	"github.com/dnecho/dnecho/engine/js"
+	"github.com/dnecho/dnecho/engine/js/modules"
+	"github.com/dnecho/dnecho/engine/metrics"
+	"github.com/dnecho/dnecho/minicluster"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// startCluster starts a mini cluster on 127.0.0.1 and closes it when the test ends.
+func startCluster(tb testing.TB, o minicluster.Options) *minicluster.Cluster {
+	tb.Helper()
+	c, err := minicluster.Start(o)
+	if err != nil {
+		tb.Fatalf("minicluster.Start: %v", err)
+	}
+	tb.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+// collector is a Pusher that keeps every sample.
+type collector struct {
+	mu      sync.Mutex
+	samples []metrics.Sample
+	discard atomic.Bool // benchmarks drop samples
+}
+
+func (c *collector) PushSamples(s []metrics.Sample) {
+	if c.discard.Load() {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.samples = append(c.samples, s...)
+}
+
+// byName returns the collected samples of one metric.
+func (c *collector) byName(name string) []metrics.Sample {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []metrics.Sample
+	for _, s := range c.samples {
+		if s.Metric.Name == name {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// logBuffer is a goroutine-safe log sink.
+type logBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// run is one loaded script with the Root of its dnecho module and its samples.
+type run struct {
+	r    *js.Runner
+	root *Root
+	out  *collector
+	log  *logBuffer
+}
+
+// load runs the script's init (as js.Load does, in VU 0) with env as __ENV. The module's Root is
+// captured through Config.Modules, the way a runner that closes it would do, and closed when
+// the test ends.
+func load(tb testing.TB, src string, env map[string]string) (*run, error) {
+	tb.Helper()
+	return loadFile(tb, filepath.Join(tb.TempDir(), "script.js"), []byte(src), env)
+}
+
+func loadFile(tb testing.TB, path string, src []byte, env map[string]string) (*run, error) {
+	tb.Helper()
+	rn := &run{out: &collector{}, log: &logBuffer{}}
+	var once sync.Once
+	factory := func() modules.Module {
+		once.Do(func() {
+			rn.root = New()
+			tb.Cleanup(func() { _ = rn.root.Close() })
+		})
+		return rn.root
+	}
+	r, err := js.Load(context.Background(), js.Config{
+		Filename: path,
+		Source:   src,
+		Env:      env,
+		Modules:  map[string]modules.Factory{ImportPath: factory},
+		Pusher:   rn.out,
+		Logger:   slog.New(slog.NewTextHandler(rn.log, nil)),
+	})
+	rn.r = r
+	return rn, err
+}
+
+func mustLoad(tb testing.TB, src string, env map[string]string) *run {
+	tb.Helper()
+	rn, err := load(tb, src, env)
+	if err != nil {
+		tb.Fatalf("Load: %v", err)
+	}
+	return rn
+}
+
+// vu creates VU id and activates it for scenario s (the default scenario when nil).
+func (rn *run) vu(tb testing.TB, id uint64, s *modules.Scenario) *js.VU {
+	tb.Helper()
+	vu, err := rn.r.NewVU(context.Background(), id, id)
+	if err != nil {
+		tb.Fatalf("NewVU %d: %v", id, err)
+	}
+	if s == nil {
+		s = &modules.Scenario{Name: "default", Executor: "per-vu-iterations"}
+	}
+	if err := vu.Activate(s); err != nil {
+		tb.Fatalf("Activate: %v", err)
+	}
+	return vu
+}
+
+// iterate runs one iteration and fails on an exception or an interruption.
+func iterate(tb testing.TB, vu *js.VU) {
+	tb.Helper()
+	interrupted, err := vu.RunIteration(context.Background(), modules.Iteration{})
+	if err != nil || interrupted {
+		tb.Fatalf("RunIteration: interrupted=%v err=%v", interrupted, err)
+	}
+}
+
+// global reads a global of the VU as a Go value. It goes through JSON in the VU, as a script
+// would see the value, so echo() results export as plain maps.
+func global(vu *js.VU, name string) any {
+	rt := vu.Runtime()
+	v, err := rt.RunString("(v => v === undefined ? undefined : JSON.parse(JSON.stringify(v)))(globalThis." + name + ")")
+	if err != nil {
+		panic(err)
+	}
+	return v.Export()
+}
+
+// obj reads a global of the VU that holds an object.
+func obj(tb testing.TB, vu *js.VU, name string) map[string]any {
+	tb.Helper()
+	m, ok := global(vu, name).(map[string]any)
+	if !ok {
+		tb.Fatalf("global %s = %#v, want an object", name, global(vu, name))
+	}
+	return m
+}
+
+// clusterEnv is __ENV pointing scripts at c.
+func clusterEnv(c *minicluster.Cluster) map[string]string {
+	return map[string]string{"SCM": strings.Join(c.SCMAddrs(), ",")}
+}
+
+// wantErr fails unless err's text contains every part.
+func wantErr(tb testing.TB, err error, parts ...string) {
+	tb.Helper()
+	if err == nil {
+		tb.Fatalf("no error, want one containing %q", parts)
+	}
+	for _, p := range parts {
+		if !strings.Contains(err.Error(), p) {
+			tb.Fatalf("error %q does not contain %q", err, p)
+		}
+	}
+}

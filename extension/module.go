@@ -1,0 +1,133 @@
+// Package dnecho is the k6/x/dnecho JavaScript module of `dnecho run`: it lets k6-style scripts
+// send Ozone DataNode Echo RPCs (what `ozone freon dn-echo` sends) and measure them.
+//
+// The module follows the engine's two-level contract (package engine/js/modules, shaped like
+// grafana/xk6-sql): one Root per test run holds what every VU shares — the SCM lookups, the
+// pools of datanode clients (gRPC connections) and the encoded requests — and one instance per
+// VU holds that VU's Client objects with their per-VU caches, so the hot path takes no lock.
+//
+// Importing this package registers the module under ImportPath. The CLI also calls SetDefaults
+// for `--local-cluster`. The Root must be closed when the test ends (see Root.Close); the engine's
+// runner closes every module root that implements io.Closer.
+//
+// The JS API is described by js/index.d.ts.
+package dnecho
+
+import (
+	"context"
+	"sync"
+
+	"github.com/dop251/goja"
+
+	"github.com/dnecho/dnecho/engine/js/modules"
+	"github.com/dnecho/dnecho/ozone/datanode"
+)
+
+// ImportPath is the name scripts import the module by.
+const ImportPath = "k6/x/dnecho"
+
+func init() {
+	modules.Register(ImportPath, func() modules.Module { return New() })
+}
+
+// Root is the module's state for one test run, shared by all its VUs: SCM lookups (one per
+// distinct cluster and container, however many VUs ask), pools of datanode clients, and encoded
+// requests with their payloads. It is safe for concurrent use.
+//
+// The engine's module contract has no end-of-test hook, so Root implements io.Closer: whoever
+// runs the test must call Close after the last VU has finished — teardown and handleSummary
+// included, since their VUs run the init context and so construct Clients again — or the gRPC
+// connections stay open until the process exits.
+type Root struct {
+	ctx    context.Context // parent of lookups; cancelled by Close
+	cancel context.CancelFunc
+	wg     sync.WaitGroup // lookup goroutines
+
+	mu       sync.Mutex
+	closed   bool
+	lookups  map[lookupKey]*lookupEntry
+	pools    map[poolKey]*pool
+	prepared map[preparedKey]*datanode.Prepared
+	payloads map[int64][]byte
+	metrics  *echoMetrics
+}
+
+// New returns the Root of a new test run. Register (done by this package's init) passes it to
+// the engine as the module's factory; a runner that must close the Root can register its own
+// factory that keeps the value New returns.
+func New() *Root {
+	r := &Root{
+		lookups:  map[lookupKey]*lookupEntry{},
+		pools:    map[poolKey]*pool{},
+		prepared: map[preparedKey]*datanode.Prepared{},
+		payloads: map[int64][]byte{},
+	}
+	r.ctx, r.cancel = context.WithCancel(context.Background())
+	return r
+}
+
+// NewModuleInstance implements modules.Module: it registers the dnecho_* metrics in the test's
+// registry (once) and returns the VU's instance.
+func (r *Root) NewModuleInstance(vu modules.VU) (modules.Instance, error) {
+	m, err := r.echoMetrics(vu.Test())
+	if err != nil {
+		return nil, err
+	}
+	return &instance{root: r, vu: vu, metrics: m, strs: map[string]goja.Value{}}, nil
+}
+
+// Close ends the test run's use of the cluster: it stops lookups still running and closes every
+// datanode client (their connections and reused streams). Echo calls made afterwards fail with
+// result CANCELLED. Close is idempotent and always returns nil.
+func (r *Root) Close() error {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return nil
+	}
+	r.closed = true
+	r.cancel()
+	pools := r.pools
+	r.pools = nil
+	r.prepared, r.payloads = nil, nil
+	r.mu.Unlock()
+
+	r.wg.Wait()
+	for _, p := range pools {
+		p.close()
+	}
+	return nil
+}
+
+// instance is the module's state for one VU. It is used only from that VU's goroutine.
+type instance struct {
+	root    *Root
+	vu      modules.VU
+	metrics *echoMetrics
+	// strs caches the JS strings of result names, DataNode ids and addresses, which repeat on
+	// every call.
+	strs map[string]goja.Value
+}
+
+// Exports implements modules.Instance: `import dnecho from 'k6/x/dnecho'` gives {Client}, and
+// `import { Client } from 'k6/x/dnecho'` works too.
+func (i *instance) Exports() modules.Exports {
+	return modules.Exports{Named: map[string]any{"Client": i.clientConstructor()}}
+}
+
+// maxCachedStrings bounds instance.strs; distinct values are few (results × DataNodes), so the
+// bound only matters for a pathological script.
+const maxCachedStrings = 1024
+
+// str returns s as a JS string, cached.
+func (i *instance) str(s string) goja.Value {
+	if v, ok := i.strs[s]; ok {
+		return v
+	}
+	if len(i.strs) >= maxCachedStrings {
+		clear(i.strs)
+	}
+	v := i.vu.Runtime().ToValue(s)
+	i.strs[s] = v
+	return v
+}

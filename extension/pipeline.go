@@ -1,0 +1,65 @@
+package dnecho
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+
+	"github.com/dop251/goja"
+
+	"github.com/dnecho/dnecho/ozone/target"
+	"github.com/dnecho/dnecho/proto/hddspb"
+)
+
+// pipeline is client.pipeline(): what the SCM lookup found, as a plain object
+// (js/index.d.ts PipelineInfo). It is allowed in the init context, so that options such as
+// per-DataNode thresholds can be built from it.
+func (c *client) pipeline(goja.FunctionCall) goja.Value {
+	rt := c.inst.vu.Runtime()
+	tgt := c.pool.tgt
+	addrs := map[string]string{}
+	for _, m := range c.dn.Members() {
+		addrs[m.UUID] = m.Addr
+	}
+	var dns []any
+	for _, m := range tgt.Pipeline.GetMembers() {
+		id := memberUUID(m)
+		dn := rt.NewObject()
+		_ = dn.Set("uuid", id)
+		_ = dn.Set("address", addrs[id])
+		_ = dn.Set("hostName", m.GetHostName())
+		dns = append(dns, dn)
+	}
+	o := rt.NewObject()
+	_ = o.Set("containerId", c.opts.ContainerID)
+	_ = o.Set("pipelineId", target.PipelineID(tgt.Pipeline))
+	_ = o.Set("containerState", tgt.Container.GetState().String())
+	_ = o.Set("datanodes", rt.NewArray(dns...))
+	return o
+}
+
+// memberUUID reads a member's id with the Java client's precedence (id, then uuid128, then the
+// uuid string; spec ozone-scm.md §12.5), so it matches the datanode tag of samples.
+func memberUUID(m *hddspb.DatanodeDetailsProto) string {
+	switch {
+	case m.GetId().GetUuid() != nil:
+		return uuidText(m.GetId().GetUuid())
+	case m.GetUuid128() != nil:
+		return uuidText(m.GetUuid128())
+	}
+	return m.GetUuid()
+}
+
+// uuidText formats an hdds UUID as Java's UUID.toString does.
+func uuidText(u *hddspb.UUID) string {
+	var raw [16]byte
+	binary.BigEndian.PutUint64(raw[:8], uint64(u.GetMostSigBits()))
+	binary.BigEndian.PutUint64(raw[8:], uint64(u.GetLeastSigBits()))
+	var b [36]byte
+	hex.Encode(b[0:8], raw[0:4])
+	hex.Encode(b[9:13], raw[4:6])
+	hex.Encode(b[14:18], raw[6:8])
+	hex.Encode(b[19:23], raw[8:10])
+	hex.Encode(b[24:], raw[10:])
+	b[8], b[13], b[18], b[23] = '-', '-', '-', '-'
+	return string(b[:])
+}
