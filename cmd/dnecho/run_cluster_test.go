@@ -1,0 +1,55 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dnecho/dnecho/minicluster"
+)
+
+const echoScript = `
+import dnecho from 'k6/x/dnecho';
+import { check } from 'k6';
+export const options = {
+  scenarios: { ar: { executor: 'constant-arrival-rate', rate: 200, duration: '1s', preAllocatedVUs: 4 } },
+  thresholds: { dnecho_req_failed: ['rate<0.01'], checks: ['rate==1'] },
+};
+const client = new dnecho.Client({ containerId: 1, target: 'all', scm: __ENV.DNECHO_SCM });
+export default function () {
+  check(client.echo({ payloadResp: 64 }), { 'echo ok': (r) => r.ok });
+}
+`
+
+// TestRunLocalCluster runs an Echo script against --local-cluster: the module finds the
+// in-process cluster, the per-DataNode breakdown and the start-delay trend are in the summary.
+func TestRunLocalCluster(t *testing.T) {
+	t.Parallel()
+	path := writeRunScript(t, "echo.js", echoScript)
+	export := filepath.Join(t.TempDir(), "s.json")
+	r := dnecho(t, runLimit, "run", "--local-cluster", "--local-cluster-datanodes", "2", "--summary-export", export, path)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.all())
+	}
+	mustContain(t, r, "local cluster: SCM 127.0.0.1:", "✓ echo ok", "dnecho_req_duration", "{ datanode:", "dnecho_iteration_start_delay")
+	e := readExport(t, export)
+	if n := e.count("dnecho_reqs"); n < 150 || n > 201 {
+		t.Errorf("dnecho_reqs %v, want about 200 (rate 200/s for 1s)", n)
+	}
+	if strings.Count(r.stdout, "{ datanode:") != 2 {
+		t.Errorf("want one breakdown line per DataNode:\n%s", r.stdout)
+	}
+}
+
+// TestRunExternalCluster points a script at a separately started cluster with -e DNECHO_SCM, the
+// way `make bench` and real clusters are used.
+func TestRunExternalCluster(t *testing.T) {
+	t.Parallel()
+	c, _ := startCluster(t, minicluster.Options{DataNodes: 1})
+	path := writeRunScript(t, "echo.js", echoScript)
+	r := dnecho(t, runLimit, "run", "-q", "-e", "DNECHO_SCM="+strings.Join(c.SCMAddrs(), ","), path)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.all())
+	}
+	mustContain(t, r, "✓ echo ok")
+}

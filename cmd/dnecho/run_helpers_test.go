@@ -1,0 +1,181 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// runLimit bounds one `dnecho run` in the end-to-end tests: every script runs for seconds.
+const runLimit = 60 * time.Second
+
+// writeRunScript writes a test script into a fresh temp dir and returns its path.
+func writeRunScript(t *testing.T, name, src string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// readExport parses a --summary-export file.
+func readExport(t *testing.T, path string) summaryExport {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("summary export: %v", err)
+	}
+	var e summaryExport
+	if err := json.Unmarshal(b, &e); err != nil {
+		t.Fatalf("summary export %s: %v\n%s", path, err, b)
+	}
+	return e
+}
+
+// summaryExport is the shape of --summary-export (k6-compat.md §9.2).
+type summaryExport struct {
+	RootGroup struct {
+		Name   string                     `json:"name"`
+		Path   string                     `json:"path"`
+		ID     string                     `json:"id"`
+		Groups map[string]json.RawMessage `json:"groups"`
+		Checks map[string]struct {
+			Name   string `json:"name"`
+			Path   string `json:"path"`
+			ID     string `json:"id"`
+			Passes int64  `json:"passes"`
+			Fails  int64  `json:"fails"`
+		} `json:"checks"`
+	} `json:"root_group"`
+	Metrics map[string]map[string]any `json:"metrics"`
+}
+
+// count returns a Counter's count from the export, or -1.
+func (e summaryExport) count(metric string) float64 {
+	m, ok := e.Metrics[metric]
+	if !ok {
+		return -1
+	}
+	c, _ := m["count"].(float64)
+	return c
+}
+
+// lockedBuffer is written by a child process's pipe copier and read by the test.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// liveRun is a `dnecho run` started in the background, to be signalled.
+type liveRun struct {
+	cmd            *exec.Cmd
+	stdout, stderr lockedBuffer
+}
+
+func startRun(t *testing.T, args ...string) *liveRun {
+	t.Helper()
+	r := &liveRun{cmd: exec.Command(binPath, append([]string{"run"}, args...)...)}
+	r.cmd.Env = append(os.Environ(), "OZONE_CONF_DIR=")
+	r.cmd.Stdout, r.cmd.Stderr = &r.stdout, &r.stderr
+	if err := r.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if r.cmd.ProcessState == nil {
+			_ = r.cmd.Process.Kill()
+			_ = r.cmd.Wait()
+		}
+	})
+	return r
+}
+
+// waitFor waits until the run's output contains s.
+func (r *liveRun) waitFor(t *testing.T, s string) {
+	t.Helper()
+	deadline := time.Now().Add(runLimit)
+	for time.Now().Before(deadline) {
+		if strings.Contains(r.stdout.String()+r.stderr.String(), s) {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("no %q in the output\nstdout:\n%s\nstderr:\n%s", s, r.stdout.String(), r.stderr.String())
+}
+
+// wait waits for the process to exit and returns what it did.
+func (r *liveRun) wait(t *testing.T) runResult {
+	t.Helper()
+	done := make(chan error, 1)
+	start := time.Now()
+	go func() { done <- r.cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(runLimit):
+		_ = r.cmd.Process.Kill()
+		<-done
+		t.Fatalf("still running after %s\nstdout:\n%s\nstderr:\n%s", runLimit, r.stdout.String(), r.stderr.String())
+	}
+	return runResult{code: r.cmd.ProcessState.ExitCode(), stdout: r.stdout.String(), stderr: r.stderr.String(), took: time.Since(start)}
+}
+
+func (r *liveRun) signal(t *testing.T, sig os.Signal) {
+	t.Helper()
+	if err := r.cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// dnechoEnv is dnecho with extra environment variables.
+func dnechoEnv(t *testing.T, env []string, args ...string) runResult {
+	t.Helper()
+	return dnechoWith(t, env, "", args...)
+}
+
+// dnechoStdin is dnecho with text on stdin.
+func dnechoStdin(t *testing.T, stdin string, args ...string) runResult {
+	t.Helper()
+	return dnechoWith(t, nil, stdin, args...)
+}
+
+func dnechoWith(t *testing.T, env []string, stdin string, args ...string) runResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), runLimit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binPath, args...)
+	cmd.Env = append(append(os.Environ(), "OZONE_CONF_DIR="), env...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	err := cmd.Run()
+	r := runResult{stdout: out.String(), stderr: errb.String(), took: time.Since(start)}
+	if ctx.Err() != nil {
+		t.Fatalf("dnecho %s: still running after %s\n%s", strings.Join(args, " "), runLimit, r.all())
+	}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("dnecho: %v", err)
+	}
+	return r
+}

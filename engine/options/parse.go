@@ -1,0 +1,83 @@
+package options
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/dnecho/dnecho/engine/executor"
+)
+
+// envNameRE is what k6 accepts as an -e variable name (spec §1 globals).
+var envNameRE = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]*$`)
+
+// ParseStage parses one -s/--stage value "duration:target", e.g. "30s:10". A stage without a
+// target is kept that way, so validation reports it.
+func ParseStage(s string) (executor.Stage, error) {
+	durPart, targetPart, hasTarget := strings.Cut(strings.TrimSpace(s), ":")
+	d, err := executor.ParseDuration(strings.TrimSpace(durPart))
+	if err != nil {
+		return executor.Stage{}, fmt.Errorf("stage %q: %w", s, err)
+	}
+	st := executor.Stage{Duration: executor.NewNullDuration(d)}
+	if targetPart = strings.TrimSpace(targetPart); hasTarget && targetPart != "" {
+		target, err := strconv.ParseInt(targetPart, 10, 64)
+		if err != nil {
+			return executor.Stage{}, fmt.Errorf("stage %q: the target must be a whole number", s)
+		}
+		st.Target = executor.NewNullInt(target)
+	}
+	return st, nil
+}
+
+// ParseStages parses a list of stages, each "duration:target".
+func ParseStages(list []string) ([]executor.Stage, error) {
+	out := make([]executor.Stage, 0, len(list))
+	for _, s := range list {
+		if strings.TrimSpace(s) == "" {
+			continue
+		}
+		st, err := ParseStage(s)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+// ParseTags parses run tags given as "k=v" items (--tag, K6_TAGS).
+func ParseTags(items []string) (map[string]string, error) {
+	tags := make(map[string]string, len(items))
+	for _, it := range items {
+		k, v, ok := strings.Cut(it, "=")
+		k = strings.TrimSpace(k)
+		if !ok || k == "" {
+			return nil, fmt.Errorf("%q: use name=value", it)
+		}
+		tags[k] = v
+	}
+	return tags, nil
+}
+
+// ParseEnvVar parses one -e/--env value "NAME=value" (or "NAME", an empty value). NAME must match
+// ^[a-zA-Z_][a-zA-Z0-9_]*$.
+func ParseEnvVar(s string) (name, value string, err error) {
+	name, value, _ = strings.Cut(s, "=")
+	if !envNameRE.MatchString(name) {
+		return "", "", fmt.Errorf("%q: the variable name must match %s", s, envNameRE)
+	}
+	return name, value, nil
+}
+
+// SplitList splits a comma-separated list, trimming spaces and dropping empty items.
+func SplitList(s string) []string {
+	out := []string{}
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

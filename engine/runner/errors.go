@@ -1,0 +1,62 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Exit codes the runner itself assigns (spec §7); the other codes come with the errors of the
+// packages that detect them (js, threshold, options, modules).
+const (
+	ExitInvalidConfig = 104
+	ExitExternalAbort = 105
+	// ExitGeneric is for failures no k6 code describes (an output that cannot write its file):
+	// k6 exits with -1, which the shell sees as 255.
+	ExitGeneric = 255
+)
+
+// ErrInterrupted is the error of a run stopped from outside (the context given to Run ended,
+// e.g. on Ctrl-C or SIGTERM). Its exit code is 105.
+var ErrInterrupted = errors.New("test run was aborted because it was stopped from outside (interrupt or terminate signal)")
+
+// Error carries an exit code for errors that have none of their own.
+type Error struct {
+	Code int
+	Err  error
+}
+
+// Error implements error.
+func (e *Error) Error() string { return e.Err.Error() }
+
+// Unwrap returns the underlying error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// ExitCode is the process exit code for the error.
+func (e *Error) ExitCode() int { return e.Code }
+
+func withCode(code int, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &Error{Code: code, Err: err}
+}
+
+func withCodef(code int, format string, args ...any) error {
+	return &Error{Code: code, Err: fmt.Errorf(format, args...)}
+}
+
+// ExitCode is the process exit code for an error returned by Run: 0 for nil, the error's own
+// code when it has one (ExitCode() int anywhere in its chain), ExitGeneric otherwise.
+func ExitCode(err error) int {
+	if err == nil {
+		return 0
+	}
+	if errors.Is(err, ErrInterrupted) {
+		return ExitExternalAbort
+	}
+	var c interface{ ExitCode() int }
+	if errors.As(err, &c) {
+		return c.ExitCode()
+	}
+	return ExitGeneric
+}

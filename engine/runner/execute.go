@@ -1,0 +1,147 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/dnecho/dnecho/engine/js/modules"
+	"github.com/dnecho/dnecho/engine/ui"
+)
+
+// execute runs the test proper: VU initialisation, setup, the scenarios and teardown. It returns
+// the error that decides the exit code, the earliest one winning.
+func (t *testRun) execute(ctx context.Context) error {
+	if d := t.cfg.Display; d != nil {
+		d.Header(t.header())
+	}
+	stopProgress := func() {}
+	if d := t.cfg.Display; d != nil {
+		stopProgress = d.StartProgress(ui.SourceFunc(t.snapshot))
+	}
+	defer stopProgress()
+	stopWatching := t.watchStops(ctx)
+	defer stopWatching()
+
+	// Setup and VU initialisation end on either stop: they have no graceful phase.
+	lifeCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(t.cfg.Hard, cancel)()
+
+	if err := t.sched.Init(lifeCtx); err != nil {
+		if lifeCtx.Err() != nil {
+			return fmt.Errorf("initializing VUs: %w", ErrInterrupted)
+		}
+		return err
+	}
+	t.started = time.Now()
+	teardown, err := t.setup(lifeCtx)
+	if err == nil {
+		err = t.runScenarios(ctx)
+	}
+	stopProgress()
+	if teardown {
+		if tdErr := t.teardown(); err == nil {
+			err = tdErr
+		}
+	}
+	return err
+}
+
+// watchStops turns the end of ctx into a graceful stop and the end of Config.Hard into a hard
+// one, until the returned function is called.
+func (t *testRun) watchStops(ctx context.Context) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		soft, hard := ctx.Done(), t.cfg.Hard.Done()
+		for {
+			select {
+			case <-soft:
+				t.sched.Stop(false)
+				soft = nil
+			case <-hard:
+				t.sched.Stop(true)
+				return
+			case <-done:
+				return
+			}
+		}
+	})
+	var once sync.Once
+	return func() { once.Do(func() { close(done); wg.Wait() }) }
+}
+
+// setup runs setup() unless disabled, and reports whether teardown should run afterwards: not
+// when setup threw, timed out or was interrupted (k6 skips teardown then), but yes after
+// exec.test.abort, which ends the test the regular way.
+func (t *testRun) setup(ctx context.Context) (teardown bool, err error) {
+	if t.opts.NoSetup.Bool {
+		return true, nil
+	}
+	sctx, cancel := context.WithTimeout(ctx, t.opts.SetupTimeoutValue())
+	defer cancel()
+	_, err = t.script.Setup(sctx)
+	var abort *modules.AbortError
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.As(err, &abort):
+		return true, err
+	case ctx.Err() != nil:
+		return false, fmt.Errorf("setup(): %w", ErrInterrupted)
+	}
+	return false, err
+}
+
+// runScenarios runs the scheduler with the thresholds watched every 2 s.
+func (t *testRun) runScenarios(ctx context.Context) error {
+	if ctx.Err() != nil || t.cfg.Hard.Err() != nil {
+		return ErrInterrupted // stopped while setup was finishing
+	}
+	watchCtx, cancelWatch := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	if t.ths != nil {
+		elapsed := func() time.Duration { return t.sched.Instance().CurrentTestRunDuration }
+		wg.Go(func() { t.ths.Watch(watchCtx, t.collector, elapsed, 0, t.sched.Abort) })
+	}
+	err := t.sched.Run(context.Background())
+	cancelWatch()
+	wg.Wait()
+	t.delay.Flush()
+	switch {
+	case err != nil:
+		return err
+	case ctx.Err() != nil || t.cfg.Hard.Err() != nil:
+		return ErrInterrupted
+	}
+	return nil
+}
+
+// teardown runs teardown() unless disabled or the test was stopped hard. A second Ctrl-C
+// interrupts it.
+func (t *testRun) teardown() error {
+	if t.opts.NoTeardown.Bool || t.cfg.Hard.Err() != nil {
+		return nil
+	}
+	tctx, cancel := context.WithTimeout(t.cfg.Hard, t.opts.TeardownTimeoutValue())
+	defer cancel()
+	err := t.script.Teardown(tctx)
+	if err != nil && t.cfg.Hard.Err() != nil {
+		return fmt.Errorf("teardown(): %w", ErrInterrupted)
+	}
+	return err
+}
+
+// snapshot is the progress display's view of the run.
+func (t *testRun) snapshot() ui.Snapshot {
+	req := t.sched.Requirements()
+	return ui.Snapshot{
+		Instance:    t.sched.Instance(),
+		Scenarios:   t.sched.Progress(),
+		MaxVUs:      req.MaxVUs,
+		MaxDuration: req.TotalDuration,
+	}
+}

@@ -1,0 +1,103 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/dnecho/dnecho/engine/executor"
+	"github.com/dnecho/dnecho/engine/options"
+	"github.com/dnecho/dnecho/engine/summary"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// syncBuffer collects log output from several goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// testRunOutput is what one Run did.
+type testRunOutput struct {
+	res    Result
+	err    error
+	code   int
+	stdout string
+	logs   string
+	took   time.Duration
+}
+
+// writeScript writes a script into a temp dir and returns its path.
+func writeScript(t *testing.T, name, src string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// runScript runs src with the given command-line layer. stop, when set, is called with the
+// functions that end the graceful and the hard contexts.
+func runScript(t *testing.T, src string, cli options.Options, tweak func(*Config), stop func(soft, hard context.CancelFunc)) testRunOutput {
+	t.Helper()
+	soft, cancelSoft := context.WithCancel(context.Background())
+	hard, cancelHard := context.WithCancel(context.Background())
+	defer cancelSoft()
+	defer cancelHard()
+	var stdout bytes.Buffer
+	logs := &syncBuffer{}
+	cfg := Config{
+		Script: writeScript(t, "test.js", src),
+		Layers: options.Layers{CLI: cli},
+		Stdout: &stdout, Stderr: &stdout,
+		Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Hard:   hard,
+	}
+	if tweak != nil {
+		tweak(&cfg)
+	}
+	if stop != nil {
+		go stop(cancelSoft, cancelHard)
+	}
+	start := time.Now()
+	res, err := Run(soft, cfg)
+	return testRunOutput{res: res, err: err, code: ExitCode(err), stdout: stdout.String(), logs: logs.String(), took: time.Since(start)}
+}
+
+// metricValue returns a value of a metric in the summary, or -1 when it is absent.
+func metricValue(s *summary.Data, name, key string) float64 {
+	if s == nil {
+		return -1
+	}
+	for _, m := range s.Metrics {
+		if m.Name == name {
+			return m.Value(key)
+		}
+	}
+	return -1
+}
+
+func cliIterations(vus, iters int64) options.Options {
+	return options.Options{VUs: executor.NewNullInt(vus), Iterations: executor.NewNullInt(iters)}
+}

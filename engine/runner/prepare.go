@@ -1,0 +1,232 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/dnecho/dnecho/engine/executor"
+	"github.com/dnecho/dnecho/engine/ingest"
+	"github.com/dnecho/dnecho/engine/js"
+	"github.com/dnecho/dnecho/engine/js/modules"
+	"github.com/dnecho/dnecho/engine/metrics"
+	"github.com/dnecho/dnecho/engine/options"
+	"github.com/dnecho/dnecho/engine/output"
+	"github.com/dnecho/dnecho/engine/output/builtin"
+	"github.com/dnecho/dnecho/engine/summary"
+	"github.com/dnecho/dnecho/engine/threshold"
+	"github.com/dnecho/dnecho/engine/ui"
+)
+
+// breakdowns are the metrics the summary shows per value of a tag: the Echo latency per
+// DataNode, so that one slow replica stands out.
+var breakdowns = [][2]string{{"dnecho_req_duration", "datanode"}}
+
+// testRun is the state of one Run, built up phase by phase.
+type testRun struct {
+	cfg Config
+	log *slog.Logger
+
+	reg       *metrics.Registry
+	collector *ingest.Collector
+	pusher    metrics.Pusher
+	roots     roots
+	script    *js.Runner
+	opts      *options.Consolidated
+	ths       *threshold.Set // nil with --no-thresholds
+	outputs   []output.Output
+	delay     *startDelay
+	sched     *executor.Scheduler
+
+	started, ended time.Time // setup start, teardown end: the test run duration
+	summary        *summary.Data
+}
+
+// prepare loads the script and builds everything the run needs; nothing has run yet when it
+// returns an error.
+func (t *testRun) prepare(ctx context.Context) error {
+	pre, _ := t.cfg.Layers.Merge()
+	mode, err := summary.ParseMode(pre.SummaryMode.String)
+	if err != nil {
+		return &options.Error{Option: "summaryMode", Err: err}
+	}
+	t.reg = metrics.NewRegistry()
+	builtins := metrics.RegisterBuiltins(t.reg)
+	// k6 sinks only the metrics thresholds need when there is no summary (§6.4 rule 5).
+	t.collector = ingest.New(ingest.Options{Builtins: builtins, ThresholdsOnly: mode == summary.Disabled})
+	if mode != summary.Disabled {
+		for _, b := range breakdowns {
+			t.collector.TrackBreakdown(b[0], b[1])
+		}
+	}
+	if err := t.load(ctx); err != nil {
+		return err
+	}
+	// Registered before the thresholds are parsed, so that thresholds may use it.
+	runTags := metrics.NewTags(t.opts.Tags)
+	if t.delay, err = newStartDelay(t.reg, t.pusher, runTags, t.opts.SystemTagEnabled("scenario")); err != nil {
+		return err
+	}
+	if err := t.buildThresholds(); err != nil {
+		return err
+	}
+	if err := t.startOutputs(); err != nil {
+		return err
+	}
+	return t.buildScheduler(runTags)
+}
+
+// load compiles the script, reads its options and consolidates them with the other layers.
+func (t *testRun) load(ctx context.Context) error {
+	// The script's VUs need their pusher now, but which system tags to drop is known only once
+	// the script's options are consolidated.
+	filter := newSwitchPusher(t.collector)
+	t.pusher = filter
+	r, err := js.Load(ctx, js.Config{
+		Filename: t.cfg.Script, Source: t.cfg.Source, Env: t.cfg.Env,
+		Modules:  t.roots.wrap(t.cfg.Modules),
+		Registry: t.reg, Pusher: t.pusher, Logger: t.log,
+	})
+	if err != nil {
+		return scriptLoadError(err)
+	}
+	t.script = r
+	layers := t.cfg.Layers
+	if layers.Script, err = options.FromScript(r.Options()); err != nil {
+		return err
+	}
+	if t.opts, err = options.Consolidate(layers); err != nil {
+		return withCode(ExitInvalidConfig, err)
+	}
+	for _, w := range t.opts.Warnings {
+		t.log.Warn(w)
+	}
+	filter.set(newTagFilter(t.collector, t.opts.EnabledSystemTags()))
+	if err := executor.CheckExecs(t.opts.Scenarios, r.HasFunction); err != nil {
+		return withCode(ExitInvalidConfig, err)
+	}
+	return nil
+}
+
+// scriptLoadError gives a load failure its exit code: script errors carry 107; a missing or
+// unreadable file is a generic failure.
+func scriptLoadError(err error) error {
+	if _, ok := js.ExitCode(err); ok {
+		return err
+	}
+	return withCode(ExitGeneric, err)
+}
+
+// buildThresholds parses the thresholds against the registered metrics and makes the collector
+// sink what they need, even before any sample.
+func (t *testRun) buildThresholds() error {
+	if t.opts.NoThresholds.Bool || len(t.opts.Thresholds) == 0 {
+		return nil
+	}
+	set, warnings, err := threshold.New(t.opts.Thresholds, t.reg)
+	if err != nil {
+		return err
+	}
+	for _, w := range warnings {
+		t.log.Warn(w)
+	}
+	for _, m := range set.Metrics() {
+		t.collector.Track(m)
+	}
+	for _, sm := range set.Submetrics() {
+		t.collector.TrackSubmetric(sm)
+	}
+	t.ths = set
+	return nil
+}
+
+// startOutputs builds and starts the -o outputs and connects them to the collector.
+func (t *testRun) startOutputs() error {
+	for _, spec := range t.opts.Out {
+		o, err := builtin.New(spec, output.Params{
+			Env: t.cfg.SystemEnv, Stdout: t.cfg.Stdout,
+			SystemTags: t.opts.EnabledSystemTags(), Thresholds: t.ths,
+		})
+		if err != nil {
+			return &options.Error{Option: "output " + spec, Err: err}
+		}
+		if err := o.Start(); err != nil {
+			return withCodef(ExitGeneric, "output %s: start: %w", o.Description(), err)
+		}
+		t.outputs = append(t.outputs, o)
+		t.collector.AddOutput(o)
+	}
+	return nil
+}
+
+// buildScheduler plans the scenarios on the script's VUs and hands the script its run settings.
+func (t *testRun) buildScheduler(runTags *metrics.Tags) error {
+	sched, err := executor.New(executor.Options{
+		Scenarios:  t.opts.Scenarios,
+		VUs:        newVUFactory(t.script),
+		Samples:    t.pusher,
+		Registry:   t.reg,
+		RunTags:    runTags,
+		Logger:     t.log,
+		StartDelay: t.delay,
+		VUTag:      t.opts.SystemTagEnabled("vu"),
+	})
+	if err != nil {
+		if executor.IsConfigError(err) {
+			return withCode(ExitInvalidConfig, err)
+		}
+		return err
+	}
+	t.sched = sched
+	testOpts, err := t.opts.TestOptionsJSON()
+	if err != nil {
+		return err
+	}
+	t.script.Configure(js.RunOptions{
+		Options: testOpts,
+		RunTags: t.opts.Tags,
+		Throw:   t.opts.Throw.Bool,
+		Exec:    execState{sched},
+		OnAbort: func(a *modules.AbortError) { sched.Abort(a) },
+
+		VUMetadata:   t.opts.SystemTagEnabled("vu"),
+		IterMetadata: t.opts.SystemTagEnabled("iter"),
+	})
+	return nil
+}
+
+// header describes the planned run for the display.
+func (t *testRun) header() ui.Header {
+	req := t.sched.Requirements()
+	h := ui.Header{Script: t.cfg.Script, Segment: 100, MaxVUs: req.MaxVUs, MaxDuration: req.TotalDuration}
+	if t.cfg.Source != nil && t.cfg.Script == "" {
+		h.Script = "-"
+	}
+	for _, o := range t.outputs {
+		h.Outputs = append(h.Outputs, o.Description())
+	}
+	for _, sc := range t.opts.Scenarios {
+		h.Scenarios = append(h.Scenarios, ui.ScenarioLine{Name: sc.Base().Name, Description: sc.Description(nil)})
+	}
+	return h
+}
+
+// release frees what prepare acquired when the run ends early, and closes the module roots.
+func (t *testRun) release() {
+	t.stopOutputs()
+	if err := t.roots.close(); err != nil {
+		t.log.Error(err.Error())
+	}
+}
+
+// stopOutputs flushes and stops the outputs once; errors are logged, as they do not change the
+// verdict of the test.
+func (t *testRun) stopOutputs() {
+	for _, o := range t.outputs {
+		if err := o.Stop(); err != nil {
+			t.log.Error(fmt.Sprintf("output %s: %v", o.Description(), err))
+		}
+	}
+	t.outputs = nil
+}

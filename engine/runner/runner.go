@@ -1,0 +1,98 @@
+// Package runner runs one k6-style test from start to end: it loads the script, consolidates
+// the options, wires the metric pipeline (collector, thresholds, outputs) and the scheduler to
+// the script's VUs, runs setup, the scenarios and teardown, and ends with the thresholds verdict
+// and the summary. It is the library behind `dnecho run`: it never exits the process or installs
+// signal handlers; the caller turns the returned error into an exit code with ExitCode.
+//
+// Stopping: ending the context given to Run stops the test gracefully (running iterations get
+// their scenario's gracefulStop), ending Config.Hard stops it at once. Either way teardown and
+// the summary still run (teardown only after a graceful stop) and the exit code is 105.
+package runner
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+
+	"github.com/dnecho/dnecho/engine/executor"
+	"github.com/dnecho/dnecho/engine/js/modules"
+	"github.com/dnecho/dnecho/engine/options"
+	"github.com/dnecho/dnecho/engine/summary"
+	"github.com/dnecho/dnecho/engine/ui"
+)
+
+// Config is what a test run needs besides the script's own options.
+type Config struct {
+	// Script is the main script's path. Source, when not nil, is its text (e.g. read from stdin).
+	Script string
+	Source []byte
+	// Layers hold the option layers other than the script's (config file, K6_* environment,
+	// command line); Run fills in the script layer.
+	Layers options.Layers
+	// Env is the scripts' initial __ENV (system environment when wanted, plus -e values).
+	Env map[string]string
+	// SystemEnv is the process environment, read by outputs for their K6_* settings.
+	SystemEnv map[string]string
+	// Modules are extra Go modules the script may import, besides the process-wide ones.
+	Modules map[string]modules.Factory
+
+	// Stdout receives the summary (and `-o json=-`); Stderr receives handleSummary's "stderr".
+	Stdout, Stderr io.Writer
+	// StdoutTTY and StderrTTY tell the summary whether colours make sense there.
+	StdoutTTY, StderrTTY bool
+	// Logger receives warnings, script logs and errors; nil discards them.
+	Logger *slog.Logger
+	// Display shows the run header and progress; nil shows nothing.
+	Display Display
+	// Hard, when it ends, stops the test at once (a second Ctrl-C). Nil never ends.
+	Hard context.Context
+}
+
+// Display shows a run to a person; *ui.Display implements it.
+type Display interface {
+	Header(ui.Header)
+	StartProgress(ui.Source) (stop func())
+}
+
+// Result describes a finished run, also when Run returns an error.
+type Result struct {
+	// Duration is the test run time: from the start of setup to the end of teardown.
+	Duration time.Duration
+	// Stats are the scheduler's final counters.
+	Stats executor.InstanceStats
+	// Summary is the end-of-test summary data; nil when the summary is disabled or the test did
+	// not get to run.
+	Summary *summary.Data
+}
+
+// Run runs the test. The error, if any, carries its exit code (see ExitCode): 104 invalid
+// options or thresholds, 107 script errors, 100/101 setup/teardown timeouts, 105 stopped from
+// outside, 108 exec.test.abort, 99 thresholds crossed, 110 exec.test.fail.
+func Run(ctx context.Context, cfg Config) (Result, error) {
+	if cfg.Hard == nil {
+		cfg.Hard = context.Background()
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Stdout == nil {
+		cfg.Stdout = io.Discard
+	}
+	if cfg.Stderr == nil {
+		cfg.Stderr = io.Discard
+	}
+	t := &testRun{cfg: cfg, log: cfg.Logger}
+	defer t.release()
+	if err := t.prepare(ctx); err != nil {
+		if ctx.Err() != nil || cfg.Hard.Err() != nil {
+			// Loading was cut short by the stop; the failure is its consequence, not its cause.
+			err = fmt.Errorf("%w (while loading the script: %v)", ErrInterrupted, err)
+		}
+		return Result{}, err
+	}
+	err := t.execute(ctx)
+	err = t.finish(err)
+	return t.result(), err
+}
