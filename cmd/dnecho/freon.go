@@ -144,7 +144,7 @@ func runDNEcho(_ context.Context, sig *signals, s streams, f *dnEchoFlags) error
 	prefix := freon.ResolvePrefix(o.Prefix, os.Getenv, randIndex)
 
 	// A lookup normally takes milliseconds; when SCM is slow or unreachable, say so while waiting.
-	waiting := time.AfterFunc(2*time.Second, func() {
+	waiting := time.AfterFunc(min(2*time.Second, f.lookupLimit/2), func() {
 		_ = logw.Log(freon.ThreadMain, freon.LevelWarn, freon.LoggerDNEchoNotes, fmt.Sprintf(
 			"still waiting for SCM to answer the lookup of container %d (retrying; giving up after %s, see --lookup-timeout)",
 			o.ContainerID, f.lookupLimit))
