@@ -1,8 +1,6 @@
 package dnecho
 
 import (
-	"encoding/binary"
-	"encoding/hex"
 
 	"github.com/dop251/goja"
 
@@ -38,28 +36,5 @@ func (c *client) pipeline(goja.FunctionCall) goja.Value {
 }
 
 // memberUUID reads a member's id with the Java client's precedence (id, then uuid128, then the
-// uuid string; spec ozone-scm.md §12.5), so it matches the datanode tag of samples.
-func memberUUID(m *hddspb.DatanodeDetailsProto) string {
-	switch {
-	case m.GetId().GetUuid() != nil:
-		return uuidText(m.GetId().GetUuid())
-	case m.GetUuid128() != nil:
-		return uuidText(m.GetUuid128())
-	}
-	return m.GetUuid()
-}
-
-// uuidText formats an hdds UUID as Java's UUID.toString does.
-func uuidText(u *hddspb.UUID) string {
-	var raw [16]byte
-	binary.BigEndian.PutUint64(raw[:8], uint64(u.GetMostSigBits()))
-	binary.BigEndian.PutUint64(raw[8:], uint64(u.GetLeastSigBits()))
-	var b [36]byte
-	hex.Encode(b[0:8], raw[0:4])
-	hex.Encode(b[9:13], raw[4:6])
-	hex.Encode(b[14:18], raw[6:8])
-	hex.Encode(b[19:23], raw[8:10])
-	hex.Encode(b[24:], raw[10:])
-	b[8], b[13], b[18], b[23] = '-', '-', '-', '-'
-	return string(b[:])
-}
+// uuid string), so it matches the datanode tag of samples.
+func memberUUID(m *hddspb.DatanodeDetailsProto) string { return hddspb.DatanodeUUID(m) }

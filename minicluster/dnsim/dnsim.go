@@ -70,7 +70,7 @@ type counters struct {
 
 // DataNode is one emulated DataNode. Its methods are safe for concurrent use.
 type DataNode struct {
-	uuid               uuid
+	uuid               [16]byte
 	uuidText           string
 	hostName           string
 	containers         map[int64]int32
@@ -98,15 +98,15 @@ func New(opts Options) (*DataNode, error) {
 		maxResponsePayload: opts.MaxResponsePayload,
 	}
 	if opts.UUID == "" {
-		d.uuid = newUUID()
+		d.uuid = hddspb.NewRandomUUID()
 	} else {
-		u, err := parseUUID(opts.UUID)
+		u, err := hddspb.ParseUUIDText(opts.UUID)
 		if err != nil {
 			return nil, fmt.Errorf("dnsim: option UUID: %w", err)
 		}
 		d.uuid = u
 	}
-	d.uuidText = d.uuid.String()
+	d.uuidText = hddspb.UUIDText(d.uuid)
 	if d.hostName == "" {
 		d.hostName = DefaultHostName
 	}
@@ -256,8 +256,7 @@ func (d *DataNode) Port() int {
 // STANDALONE port, network name and location, IN_SERVICE. Call it after
 // Start: before that the STANDALONE port is 0, which clients read as 9859.
 func (d *DataNode) Details() *hddspb.DatanodeDetailsProto {
-	most, least := d.uuid.bits()
-	id := &hddspb.UUID{MostSigBits: proto.Int64(most), LeastSigBits: proto.Int64(least)}
+	id := hddspb.UUIDFromBytes(d.uuid)
 	return &hddspb.DatanodeDetailsProto{
 		Uuid:      proto.String(d.uuidText),
 		IpAddress: proto.String("127.0.0.1"),

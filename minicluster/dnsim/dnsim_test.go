@@ -79,7 +79,7 @@ func TestDetails(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := parseUUID(random.UUID()); err != nil || random.UUID()[14] != '4' {
+	if _, err := hddspb.ParseUUIDText(random.UUID()); err != nil || random.UUID()[14] != '4' {
 		t.Fatalf("random uuid %q: %v", random.UUID(), err)
 	}
 }

@@ -1,9 +1,6 @@
 package scmsim
 
 import (
-	"crypto/rand"
-	"encoding/binary"
-	"encoding/hex"
 	"fmt"
 	"time"
 
@@ -62,58 +59,19 @@ func Pipeline(id string, state hddspb.PipelineState, members ...*hddspb.Datanode
 }
 
 // PipelineID returns the PipelineID of a UUID text with both id and uuid128 set.
-func PipelineID(id string) (*hddspb.PipelineID, error) {
-	u, err := uuidProto(id)
-	if err != nil {
-		return nil, err
-	}
-	return &hddspb.PipelineID{Id: &id, Uuid128: u}, nil
-}
+func PipelineID(id string) (*hddspb.PipelineID, error) { return hddspb.NewPipelineID(id) }
 
 // NewUUID returns a random (version 4) UUID in text form.
-func NewUUID() string {
-	var u [16]byte
-	rand.Read(u[:])
-	u[6] = u[6]&0x0f | 0x40
-	u[8] = u[8]&0x3f | 0x80
-	return formatUUID(u)
-}
+func NewUUID() string { return hddspb.UUIDText(hddspb.NewRandomUUID()) }
 
-func parseUUID(s string) ([16]byte, error) {
-	var u [16]byte
-	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
-		return u, fmt.Errorf("%q is not a UUID", s)
-	}
-	if _, err := hex.Decode(u[:], []byte(s[:8]+s[9:13]+s[14:18]+s[19:23]+s[24:])); err != nil {
-		return u, fmt.Errorf("%q is not a UUID: %v", s, err)
-	}
-	return u, nil
-}
-
-func formatUUID(u [16]byte) string {
-	h := hex.EncodeToString(u[:])
-	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
-}
-
-// uuidProto maps a UUID to hadoop.hdds.UUID: the two big-endian halves as
-// signed int64 (spec §12.5).
+// uuidProto maps a UUID text to hadoop.hdds.UUID.
 func uuidProto(s string) (*hddspb.UUID, error) {
-	u, err := parseUUID(s)
+	u, err := hddspb.ParseUUIDText(s)
 	if err != nil {
 		return nil, err
 	}
-	msb, lsb := int64(binary.BigEndian.Uint64(u[:8])), int64(binary.BigEndian.Uint64(u[8:]))
-	return &hddspb.UUID{MostSigBits: &msb, LeastSigBits: &lsb}, nil
+	return hddspb.UUIDFromBytes(u), nil
 }
 
 // pipelineKey is the identity pipelines compare by: uuid128, else the id text.
-func pipelineKey(p *hddspb.PipelineID) ([16]byte, bool) {
-	var u [16]byte
-	if p.GetUuid128() != nil {
-		binary.BigEndian.PutUint64(u[:8], uint64(p.GetUuid128().GetMostSigBits()))
-		binary.BigEndian.PutUint64(u[8:], uint64(p.GetUuid128().GetLeastSigBits()))
-		return u, true
-	}
-	u, err := parseUUID(p.GetId())
-	return u, err == nil
-}
+func pipelineKey(p *hddspb.PipelineID) ([16]byte, bool) { return hddspb.PipelineIDBytes(p) }

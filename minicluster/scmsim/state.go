@@ -125,7 +125,7 @@ func (st *state) addPipeline(p *hddspb.Pipeline) error {
 }
 
 func (st *state) removePipeline(id string) error {
-	u, err := parseUUID(id)
+	u, err := hddspb.ParseUUIDText(id)
 	if err != nil {
 		return fmt.Errorf("scmsim: remove pipeline: %w", err)
 	}

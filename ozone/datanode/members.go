@@ -1,8 +1,6 @@
 package datanode
 
 import (
-	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
@@ -73,34 +71,10 @@ func nodeOf(m *hddspb.DatanodeDetailsProto, useHostname bool, defaultPort int) (
 // memberUUID reads the id the way the Java client does: id, else uuid128,
 // else the uuid string (spec ozone-scm.md §12.5).
 func memberUUID(m *hddspb.DatanodeDetailsProto) (string, error) {
-	switch {
-	case m.GetId().GetUuid() != nil:
-		return uuidText(m.GetId().GetUuid()), nil
-	case m.GetUuid128() != nil:
-		return uuidText(m.GetUuid128()), nil
-	case m.GetUuid() != "":
-		return m.GetUuid(), nil
+	if id := hddspb.DatanodeUUID(m); id != "" {
+		return id, nil
 	}
 	return "", errors.New("datanode: pipeline member without id, uuid128 or uuid")
-}
-
-// uuidText formats an hdds UUID (mostSigBits = first 8 bytes, leastSigBits =
-// last 8, signed big-endian) as Java's UUID.toString does.
-func uuidText(u *hddspb.UUID) string {
-	var raw [16]byte
-	binary.BigEndian.PutUint64(raw[:8], uint64(u.GetMostSigBits()))
-	binary.BigEndian.PutUint64(raw[8:], uint64(u.GetLeastSigBits()))
-	var b [36]byte
-	hex.Encode(b[0:8], raw[0:4])
-	b[8] = '-'
-	hex.Encode(b[9:13], raw[4:6])
-	b[13] = '-'
-	hex.Encode(b[14:18], raw[6:8])
-	b[18] = '-'
-	hex.Encode(b[19:23], raw[8:10])
-	b[23] = '-'
-	hex.Encode(b[24:], raw[10:])
-	return string(b[:])
 }
 
 // matches reports whether a Target naming one DataNode selects m.

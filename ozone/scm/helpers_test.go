@@ -124,11 +124,4 @@ func fakeSCM(t testing.TB, h hadooprpc.Handler) string {
 	return l.Addr().String()
 }
 
-func uuidString(u *hddspb.UUID) string {
-	var b [16]byte
-	for i := range 8 {
-		b[i] = byte(uint64(u.GetMostSigBits()) >> (56 - 8*i))
-		b[8+i] = byte(uint64(u.GetLeastSigBits()) >> (56 - 8*i))
-	}
-	return formatUUID(b)
-}
+func uuidString(u *hddspb.UUID) string { return u.Text() }

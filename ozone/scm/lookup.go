@@ -2,8 +2,6 @@ package scm
 
 import (
 	"context"
-	"encoding/binary"
-	"encoding/hex"
 	"fmt"
 
 	"github.com/dnecho/dnecho/proto/hddspb"
@@ -79,7 +77,7 @@ func (c *Client) lookupFreon(ctx context.Context, id uint64) (*Lookup, error) {
 			return &Lookup{Container: info, Pipeline: p}, nil
 		}
 	}
-	return nil, noPipeline(id, info, fmt.Sprintf("pipeline %s is not among the %d listed", formatUUID(want), len(pipelines)))
+	return nil, noPipeline(id, info, fmt.Sprintf("pipeline %s is not among the %d listed", hddspb.UUIDText(want), len(pipelines)))
 }
 
 func noPipeline(id uint64, info *hddspb.ContainerInfoProto, why string) error {
@@ -88,35 +86,4 @@ func noPipeline(id uint64, info *hddspb.ContainerInfoProto, why string) error {
 
 // pipelineUUID is the identity Java compares pipeline ids by: uuid128 when
 // present, else the parsed id text (spec §12.5).
-func pipelineUUID(p *hddspb.PipelineID) ([16]byte, bool) {
-	var u [16]byte
-	switch {
-	case p == nil:
-		return u, false
-	case p.Uuid128 != nil:
-		binary.BigEndian.PutUint64(u[:8], uint64(p.Uuid128.GetMostSigBits()))
-		binary.BigEndian.PutUint64(u[8:], uint64(p.Uuid128.GetLeastSigBits()))
-		return u, true
-	case p.Id != nil:
-		return parseUUID(p.GetId())
-	}
-	return u, false
-}
-
-// parseUUID reads the canonical 8-4-4-4-12 hex form.
-func parseUUID(s string) ([16]byte, bool) {
-	var u [16]byte
-	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
-		return u, false
-	}
-	compact := s[:8] + s[9:13] + s[14:18] + s[19:23] + s[24:]
-	if _, err := hex.Decode(u[:], []byte(compact)); err != nil {
-		return u, false
-	}
-	return u, true
-}
-
-func formatUUID(u [16]byte) string {
-	h := hex.EncodeToString(u[:])
-	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
-}
+func pipelineUUID(p *hddspb.PipelineID) ([16]byte, bool) { return hddspb.PipelineIDBytes(p) }

@@ -90,15 +90,3 @@ func TestSameNode(t *testing.T) {
 		}
 	}
 }
-
-func TestParseUUID(t *testing.T) {
-	u, ok := parseUUID("3f2504e0-4f89-41d3-9a0c-0305e82c3301")
-	if !ok || formatUUID(u) != "3f2504e0-4f89-41d3-9a0c-0305e82c3301" {
-		t.Errorf("round trip failed: %x %v", u, ok)
-	}
-	for _, bad := range []string{"", "3f2504e0-4f89-41d3-9a0c-0305e82c330", "3f2504e0x4f89-41d3-9a0c-0305e82c3301", "zz2504e0-4f89-41d3-9a0c-0305e82c3301"} {
-		if _, ok := parseUUID(bad); ok {
-			t.Errorf("parseUUID(%q) accepted", bad)
-		}
-	}
-}

@@ -236,25 +236,7 @@ func (t *Target) Describe() string {
 }
 
 // PipelineID returns the pipeline's id as text (the UUID).
-func PipelineID(p *hddspb.Pipeline) string {
-	if id := p.GetId().GetId(); id != "" {
-		return id
-	}
-	u := p.GetId().GetUuid128()
-	if u == nil {
-		return ""
-	}
-	return uuidString(u.GetMostSigBits(), u.GetLeastSigBits())
-}
-
-func uuidString(msb, lsb int64) string {
-	var b [16]byte
-	for i := 0; i < 8; i++ {
-		b[i] = byte(uint64(msb) >> (56 - 8*i))
-		b[8+i] = byte(uint64(lsb) >> (56 - 8*i))
-	}
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
-}
+func PipelineID(p *hddspb.Pipeline) string { return hddspb.PipelineIDText(p.GetId()) }
 
 func normalizeAddrs(in []string) []string {
 	var out []string

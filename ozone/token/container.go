@@ -4,7 +4,6 @@ import (
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"time"
@@ -40,18 +39,9 @@ func (id KeyID) String() string {
 }
 
 // proto returns id as hadoop.hdds.UUID (most then least significant half).
-func (id KeyID) proto() *hddspb.UUID {
-	msb := int64(binary.BigEndian.Uint64(id[:8]))
-	lsb := int64(binary.BigEndian.Uint64(id[8:]))
-	return &hddspb.UUID{MostSigBits: &msb, LeastSigBits: &lsb}
-}
+func (id KeyID) proto() *hddspb.UUID { return hddspb.UUIDFromBytes(id) }
 
-func keyIDFromProto(u *hddspb.UUID) KeyID {
-	var id KeyID
-	binary.BigEndian.PutUint64(id[:8], uint64(u.GetMostSigBits()))
-	binary.BigEndian.PutUint64(id[8:], uint64(u.GetLeastSigBits()))
-	return id
-}
+func keyIDFromProto(u *hddspb.UUID) KeyID { return u.Bytes() }
 
 // SecretKey is an SCM secret key used to sign short-lived tokens.
 type SecretKey struct {
