@@ -32,6 +32,7 @@ export const options = {
 const client = new dnecho.Client({
   containerId: Number(__ENV.CONTAINER_ID || 1), // freon --container-id
   clients: Number(__ENV.CLIENTS || 1), // freon --clients: VU n uses client n mod clients
+  stream: __ENV.STREAM || 'new', // dnecho freon --stream: 'new' (Java) or 'reuse'
   scm: __ENV.DNECHO_SCM,
   conf: __ENV.DNECHO_CONF,
 });

@@ -40,6 +40,7 @@ func main() {
 }
 
 type clusterInfo struct {
+	SCM       []string `json:"scm"`
 	DataNodes []struct {
 		UUID string `json:"uuid"`
 		Addr string `json:"addr"`
@@ -94,10 +95,59 @@ func run(bin, raw string, n, reps int, threads []string) error {
 			print := func(tool string, x result, ratio string) {
 				fmt.Printf("%-8s %-11s %-7s %12.0f %9s %9s %12s %9s\n", t, mode, tool, x.callsPerS, ms(x.p50), ms(x.p99), x.cpuPerCall, ratio)
 			}
+			script := []string{"run", "-q", "--summary-trend-stats", "med,p(99)", "-e", "DNECHO_SCM=" + info.SCM[0],
+				"-e", "ITERATIONS=" + strconv.Itoa(n), "-e", "THREADS=" + t, "-e", "PAYLOAD_RESP_KB=0", "-e", "STREAM=" + mode,
+				"examples/freon-equivalent.js"}
+			j, err := measure(bin, script, reps)
+			if err != nil {
+				return err
+			}
 			print("raw", r, "1.00")
 			print("dnecho", d, fmt.Sprintf("%.2fx", float64(d.cpuPerCall)/float64(r.cpuPerCall)))
+			print("run(js)", j, fmt.Sprintf("%.2fx", float64(j.cpuPerCall)/float64(r.cpuPerCall)))
+			fmt.Printf("%-8s %-11s %-7s %12s   run(js) calls/s = %.2fx freon's (target >= 0.85x)\n", "", "", "", "", j.callsPerS/d.callsPerS)
 		}
 	}
+	return memory(bin, info.SCM[0])
+}
+
+// memory prints the RSS cost of a VU (1000 VUs against 1) and how RSS moves when a Trend gets 20x
+// more samples (HDR histograms: it should not).
+func memory(bin, scm string) error {
+	fmt.Println()
+	rss := func(args ...string) (int64, error) {
+		cmd := exec.Command(bin, args...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return 0, fmt.Errorf("%s %s: %v\n%s", bin, strings.Join(args, " "), err, tail(out))
+		}
+		return cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss, nil // KiB on Linux
+	}
+	vus := func(n int) (int64, error) {
+		return rss("run", "-q", "-e", "DNECHO_SCM="+scm, "-e", "VUS="+strconv.Itoa(n), "-e", "DURATION=5s", "bench/scripts/vus.js")
+	}
+	one, err := vus(1)
+	if err != nil {
+		return err
+	}
+	thousand, err := vus(1000)
+	if err != nil {
+		return err
+	}
+	perVU := float64(thousand-one) / 999
+	fmt.Printf("memory per VU: max RSS %d KiB at 1 VU, %d KiB at 1000 VUs -> %.0f KiB per VU (target <= 256 KiB)\n", one, thousand, perVU)
+	trend := func(samples int) (int64, error) {
+		return rss("run", "-q", "-e", "SAMPLES="+strconv.Itoa(samples), "bench/scripts/trend.js")
+	}
+	small, err := trend(1_000_000)
+	if err != nil {
+		return err
+	}
+	big, err := trend(20_000_000)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("trend memory: max RSS %d KiB with 1M samples, %d KiB with 20M -> %+.1f%% (target within 10%%)\n",
+		small, big, 100*(float64(big)/float64(small)-1))
 	return nil
 }
 
@@ -123,7 +173,10 @@ func measure(bin string, args []string, reps int) (result, error) {
 }
 
 var (
-	rawLine   = regexp.MustCompile(`calls=(\d+) failed=(\d+) seconds=[0-9.]+ calls_per_s=([0-9.]+)`)
+	rawLine = regexp.MustCompile(`calls=(\d+) failed=(\d+) seconds=[0-9.]+ calls_per_s=([0-9.]+)`)
+	// The k6-style summary of `dnecho run`: the request counter and the duration trend.
+	reqsLine  = regexp.MustCompile(`dnecho_reqs\.*: (\d+)\s+([0-9.]+)/s`)
+	durLine   = regexp.MustCompile(`dnecho_req_duration\.*: med=([0-9.]+)(µs|ms|s)\s+p\(99\)=([0-9.]+)(µs|ms|s)`)
 	timerLine = regexp.MustCompile(`type=TIMER, name=rpc-payload, count=(\d+),.* median=([0-9.E-]+), .* p99=([0-9.E-]+), .* mean_rate=([0-9.E-]+),`)
 )
 
@@ -146,6 +199,13 @@ func once(bin string, args []string) (result, error) {
 			}
 			r.callsPerS, _ = strconv.ParseFloat(m[3], 64)
 		}
+		if m := reqsLine.FindStringSubmatch(sc.Text()); m != nil {
+			calls, _ = strconv.ParseInt(m[1], 10, 64)
+			r.callsPerS, _ = strconv.ParseFloat(m[2], 64)
+		}
+		if m := durLine.FindStringSubmatch(sc.Text()); m != nil {
+			r.p50, r.p99 = toMS(m[1], m[2]), toMS(m[3], m[4])
+		}
 		if m := timerLine.FindStringSubmatch(sc.Text()); m != nil {
 			calls, _ = strconv.ParseInt(m[1], 10, 64)
 			r.p50, _ = strconv.ParseFloat(m[2], 64)
@@ -158,6 +218,17 @@ func once(bin string, args []string) (result, error) {
 	}
 	r.cpuPerCall = cpu / time.Duration(calls)
 	return r, nil
+}
+
+func toMS(v, unit string) float64 {
+	f, _ := strconv.ParseFloat(v, 64)
+	switch unit {
+	case "µs":
+		return f / 1000
+	case "s":
+		return f * 1000
+	}
+	return f
 }
 
 func nan() float64 { z := 0.0; return z / z }
