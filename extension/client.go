@@ -26,7 +26,9 @@ type client struct {
 	pool     *pool
 	dn       *datanode.Client // this VU's client in the pool
 	prepared map[requestShape]*datanode.Prepared
-	tags     tagCache
+	// memo skips re-parsing a request object passed again unchanged (the common script shape).
+	memo *requestMemo
+	tags tagCache
 }
 
 // clientConstructor returns the Client class of the module.
@@ -80,6 +82,7 @@ func (i *instance) newClient(arg goja.Value) (*client, error) {
 		pool:     p,
 		dn:       p.clientFor(i.vu.ID()),
 		prepared: map[requestShape]*datanode.Prepared{},
+		memo:     &requestMemo{},
 		tags:     newTagCache(o.Tags, o.ContainerID, target.PipelineID(tgt.Pipeline), o.Stream),
 	}, nil
 }
@@ -91,7 +94,7 @@ func (c *client) echo(call goja.FunctionCall) goja.Value {
 	if vu.InitContext() {
 		modules.ThrowMessage(rt, MsgEchoInInit)
 	}
-	req, err := parseEcho(vu, call.Argument(0), c.opts.Throw)
+	req, err := c.memo.parse(vu, call.Argument(0), c.opts.Throw)
 	if err != nil {
 		modules.Throw(rt, fmt.Errorf("client.echo: %w", err))
 	}

@@ -1,7 +1,6 @@
 package dnecho
 
 import (
-
 	"github.com/dop251/goja"
 
 	"github.com/dnecho/dnecho/ozone/target"

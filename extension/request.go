@@ -14,7 +14,7 @@ import (
 )
 
 // echoRequestNames are the keys client.echo({...}) accepts.
-var echoRequestNames = []string{"payloadReq", "payloadResp", "uncapped", "sleepMs", "readOnly", "throw", "tags"}
+var echoRequestNames = echoRequestFields[:]
 
 // requestShape is what an Echo request carries on the wire; equal shapes share one encoded
 // datanode.Prepared.
@@ -34,12 +34,65 @@ type echoCall struct {
 	shape requestShape
 	throw bool
 	tags  *metrics.Tags // per-call tags; nil when none
+	// throwDefault is the Client's throw option the call was parsed with (part of the memo key).
+	throwDefault bool
+}
+
+// requestMemo remembers the last request object a VU passed to echo and what it parsed to, so
+// the usual script shape — one `const request = {...}` object passed on every call — is validated
+// and parsed once. Field values are read again on every call and compared with the remembered ones
+// (strict equality: a changed value, or a different tags object, parses afresh), so mutating the
+// object between calls is honoured. A VU's memo is used only from that VU's goroutine.
+type requestMemo struct {
+	obj    *goja.Object
+	values [len(echoRequestFields)]goja.Value
+	call   echoCall
+}
+
+// echoRequestFields are read in this order by the memo.
+var echoRequestFields = [...]string{"payloadReq", "payloadResp", "uncapped", "sleepMs", "readOnly", "throw", "tags"}
+
+// parse returns the parsed request for v, from the memo when v is the remembered object with the
+// same field values.
+func (m *requestMemo) parse(vu modules.VU, v goja.Value, throwDefault bool) (echoCall, error) {
+	obj, ok := v.(*goja.Object)
+	if !ok || isAbsent(v) {
+		return parseEcho(vu, v, throwDefault)
+	}
+	var values [len(echoRequestFields)]goja.Value
+	for i, k := range echoRequestFields {
+		values[i] = obj.Get(k)
+	}
+	if obj == m.obj && m.call.throwDefault == throwDefault && sameValues(values, m.values) {
+		return m.call, nil
+	}
+	c, err := parseEcho(vu, v, throwDefault)
+	if err != nil {
+		m.obj = nil
+		return c, err
+	}
+	m.obj, m.values, m.call = obj, values, c
+	return c, nil
+}
+
+func sameValues(a, b [len(echoRequestFields)]goja.Value) bool {
+	for i := range a {
+		switch {
+		case a[i] == nil || b[i] == nil:
+			if a[i] != b[i] {
+				return false
+			}
+		case !a[i].StrictEquals(b[i]):
+			return false
+		}
+	}
+	return true
 }
 
 // parseEcho reads client.echo's argument. Errors are programming errors in the script (unknown
 // key, bad size): the caller throws them whatever the throw option says.
 func parseEcho(vu modules.VU, v goja.Value, throwDefault bool) (echoCall, error) {
-	c := echoCall{shape: defaultShape, throw: throwDefault}
+	c := echoCall{shape: defaultShape, throw: throwDefault, throwDefault: throwDefault}
 	if isAbsent(v) {
 		return c, nil
 	}
