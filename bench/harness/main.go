@@ -31,9 +31,13 @@ func main() {
 	raw := flag.String("raw", "bin/rawecho", "raw floor binary")
 	n := flag.Int("n", 100000, "calls per measurement")
 	reps := flag.Int("reps", 3, "repetitions; the median CPU per call is kept")
-	threads := flag.String("threads", "1,32", "thread counts")
+	threads := flag.String("threads", "1,32", "thread counts (empty: memory figures only)")
 	flag.Parse()
-	if err := run(*bin, *raw, *n, *reps, strings.Split(*threads, ",")); err != nil {
+	var ts []string
+	if *threads != "" {
+		ts = strings.Split(*threads, ",")
+	}
+	if err := run(*bin, *raw, *n, *reps, ts); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -77,6 +81,9 @@ func run(bin, raw string, n, reps int, threads []string) error {
 	fmt.Printf("dnecho bench: %d calls per run, median of %d runs, DataNode %s, payload 0/0 KB\n\n", n, reps, dn.Addr)
 	fmt.Printf("%-8s %-11s %-7s %12s %9s %9s %12s %9s\n", "threads", "stream", "tool", "calls/s", "p50 ms", "p99 ms", "CPU/call", "ratio")
 	for _, t := range threads {
+		if t == "" {
+			continue
+		}
 		for _, mode := range []string{"new", "reuse"} {
 			rawArgs := []string{"-addr", dn.Addr, "-uuid", dn.UUID, "-n", strconv.Itoa(n), "-t", t}
 			dnArgs := []string{"freon", "dn-echo", "--conf", dir, "--container-id", "1", "-n", strconv.Itoa(n), "-t", t}
@@ -135,21 +142,55 @@ func memory(bin, scm string) error {
 	}
 	perVU := float64(thousand-one) / 999
 	fmt.Printf("memory per VU: max RSS %d KiB at 1 VU, %d KiB at 1000 VUs -> %.0f KiB per VU (target <= 256 KiB)\n", one, thousand, perVU)
-	trend := func(samples int) (int64, error) {
-		return rss("run", "-q", "-e", "SAMPLES="+strconv.Itoa(samples), "bench/scripts/trend.js")
+	trend := func(samples int) (last, peak int64, err error) {
+		return sampledRSS(bin, "run", "-q", "--summary-mode", "disabled", "-e", "SAMPLES="+strconv.Itoa(samples), "bench/scripts/trend.js")
 	}
-	small, err := trend(1_000_000)
+	small, smallPeak, err := trend(1_000_000)
 	if err != nil {
 		return err
 	}
-	big, err := trend(20_000_000)
+	big, bigPeak, err := trend(20_000_000)
 	if err != nil {
 		return err
 	}
-	fmt.Printf("trend memory: max RSS %d KiB with 1M samples, %d KiB with 20M -> %+.1f%% (target within 10%%)\n",
-		small, big, 100*(float64(big)/float64(small)-1))
+	fmt.Printf("trend memory: RSS after 1M samples %d KiB, after 20M %d KiB -> %+.1f%% (target within 10%%); peak RSS %d / %d KiB\n",
+		small, big, 100*(float64(big)/float64(small)-1), smallPeak, bigPeak)
 	return nil
 }
+
+// sampledRSS runs the program, reading its resident set every 20 ms: last is the final reading
+// before it exits (the state after all the work), peak the kernel's high-water mark (which also
+// catches transient start-up spikes).
+func sampledRSS(bin string, args ...string) (last, peak int64, err error) {
+	cmd := exec.Command(bin, args...)
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		return 0, 0, err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	status := fmt.Sprintf("/proc/%d/status", cmd.Process.Pid)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			if err != nil {
+				return 0, 0, fmt.Errorf("%s %s: %v\n%s", bin, strings.Join(args, " "), err, tail([]byte(out.String())))
+			}
+			return last, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss, nil
+		case <-tick.C:
+			if b, err := os.ReadFile(status); err == nil {
+				if m := vmRSS.FindSubmatch(b); m != nil {
+					last, _ = strconv.ParseInt(string(m[1]), 10, 64)
+				}
+			}
+		}
+	}
+}
+
+var vmRSS = regexp.MustCompile(`VmRSS:\s+(\d+) kB`)
 
 func ms(v float64) string {
 	if v != v {
