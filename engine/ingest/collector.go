@@ -161,7 +161,8 @@ func (c *Collector) lookup(m *metrics.Metric) *series {
 }
 
 // PushSamples aggregates a batch and forwards it to the outputs. It implements metrics.Pusher;
-// the batch is shared with the outputs and must not be modified afterwards.
+// the batch is shared with the outputs and must not be modified afterwards. Without outputs the
+// collector is the batch's last user and recycles it (metrics.RecycleBatch).
 func (c *Collector) PushSamples(batch []metrics.Sample) {
 	if len(batch) == 0 {
 		return
@@ -193,6 +194,10 @@ func (c *Collector) PushSamples(batch []metrics.Sample) {
 	}
 	outs := c.outputs
 	c.mu.Unlock()
+	if len(outs) == 0 {
+		metrics.RecycleBatch(batch)
+		return
+	}
 	for _, o := range outs {
 		o.AddSamples(batch)
 	}

@@ -9,7 +9,7 @@ import (
 // push appends a sample to the VU's buffer.
 func (vu *VU) push(s metrics.Sample) {
 	if vu.buf == nil {
-		vu.buf = make([]metrics.Sample, 0, vu.r.flushSamples)
+		vu.buf = metrics.GetBatch(vu.r.flushSamples)
 	}
 	vu.buf = append(vu.buf, s)
 }

@@ -40,7 +40,7 @@ func NewBuffer(p Pusher, size int, maxAge time.Duration) *Buffer {
 func (b *Buffer) Add(s Sample) {
 	b.mu.Lock()
 	if b.buf == nil {
-		b.buf = make([]Sample, 0, b.size)
+		b.buf = GetBatch(b.size)
 	}
 	b.buf = append(b.buf, s)
 	full := len(b.buf) >= b.size || (b.maxAge > 0 && s.Time.Sub(b.buf[0].Time) >= b.maxAge)

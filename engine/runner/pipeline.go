@@ -74,11 +74,17 @@ type tagFilter struct {
 // module that builds a new set per sample must not grow memory without limit.
 const maxFilterCache = 4096
 
-// newTagFilter returns next itself when every system tag the pipeline attaches is enabled.
+// attachedSystemTags are the system tags this runtime puts on samples (the k6 modules and the
+// scheduler); the other system tags of k6 (url, status, ip, ...) belong to protocols we do not
+// have, so they never need filtering.
+var attachedSystemTags = []string{"scenario", "group", "check"}
+
+// newTagFilter returns next itself when every system tag the pipeline attaches is enabled (the
+// default), so the common run pays nothing for the filter.
 func newTagFilter(next metrics.Pusher, enabled []string) metrics.Pusher {
 	var disabled []string
-	for _, t := range metrics.AllSystemTags() {
-		if !metrics.IsMetadataTag(t) && !slices.Contains(enabled, t) {
+	for _, t := range attachedSystemTags {
+		if !slices.Contains(enabled, t) {
 			disabled = append(disabled, t)
 		}
 	}
