@@ -27,6 +27,10 @@ const (
 	TagStream    = "stream"    // new or reuse
 )
 
+// PerDataNode are the metrics whose end-of-test summary is worth breaking down by DataNode: with
+// calls spread over replicas (target 'all') one slow or failing node stands out.
+var PerDataNode = []string{MetricReqDuration, MetricReqs, MetricReqFailed}
+
 // echoMetrics are the module's metrics in one test's registry.
 type echoMetrics struct {
 	duration, reqs, failed, sent, received *metrics.Metric

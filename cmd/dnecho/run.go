@@ -147,12 +147,21 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 	_, err = runner.Run(sig.soft, runner.Config{
 		Script: script, Source: source, Layers: layers, Env: scriptEnv, SystemEnv: sysEnv,
 		Stdout: s.out, Stderr: s.err, StdoutTTY: outTTY, StderrTTY: errTTY,
-		Logger: log, Display: disp, Hard: sig.hard,
+		Logger: log, Display: disp, Hard: sig.hard, Breakdowns: dnechoBreakdowns(),
 	})
 	if err != nil {
 		return withCode(runner.ExitCode(err), err)
 	}
 	return nil
+}
+
+// dnechoBreakdowns asks the summary for the k6/x/dnecho metrics per DataNode.
+func dnechoBreakdowns() []runner.Breakdown {
+	var b []runner.Breakdown
+	for _, m := range dnechoext.PerDataNode {
+		b = append(b, runner.Breakdown{Metric: m, Tag: dnechoext.TagDataNode})
+	}
+	return b
 }
 
 // layers builds the option layers other than the script's: config file, environment, flags.

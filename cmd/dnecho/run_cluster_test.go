@@ -36,8 +36,9 @@ func TestRunLocalCluster(t *testing.T) {
 	if n := e.count("dnecho_reqs"); n < 150 || n > 201 {
 		t.Errorf("dnecho_reqs %v, want about 200 (rate 200/s for 1s)", n)
 	}
-	if strings.Count(r.stdout, "{ datanode:") != 2 {
-		t.Errorf("want one breakdown line per DataNode:\n%s", r.stdout)
+	// Two DataNodes, three metrics broken down per DataNode (duration, requests, failure rate).
+	if strings.Count(r.stdout, "{ datanode:") != 6 {
+		t.Errorf("want one breakdown line per DataNode for each of dnecho_req_duration, dnecho_reqs, dnecho_req_failed:\n%s", r.stdout)
 	}
 }
 

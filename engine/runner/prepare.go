@@ -19,10 +19,6 @@ import (
 	"github.com/dnecho/dnecho/engine/ui"
 )
 
-// breakdowns are the metrics the summary shows per value of a tag: the Echo latency per
-// DataNode, so that one slow replica stands out.
-var breakdowns = [][2]string{{"dnecho_req_duration", "datanode"}}
-
 // testRun is the state of one Run, built up phase by phase.
 type testRun struct {
 	cfg Config
@@ -56,8 +52,8 @@ func (t *testRun) prepare(ctx context.Context) error {
 	// k6 sinks only the metrics thresholds need when there is no summary (§6.4 rule 5).
 	t.collector = ingest.New(ingest.Options{Builtins: builtins, ThresholdsOnly: mode == summary.Disabled})
 	if mode != summary.Disabled {
-		for _, b := range breakdowns {
-			t.collector.TrackBreakdown(b[0], b[1])
+		for _, b := range t.cfg.Breakdowns {
+			t.collector.TrackBreakdown(b.Metric, b.Tag)
 		}
 	}
 	if err := t.load(ctx); err != nil {

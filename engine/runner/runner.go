@@ -37,6 +37,9 @@ type Config struct {
 	SystemEnv map[string]string
 	// Modules are extra Go modules the script may import, besides the process-wide ones.
 	Modules map[string]modules.Factory
+	// Breakdowns are the metrics the summary shows per value of a tag (e.g. a protocol module's
+	// latency per server), so one slow target stands out.
+	Breakdowns []Breakdown
 
 	// Stdout receives the summary (and `-o json=-`); Stderr receives handleSummary's "stderr".
 	Stdout, Stderr io.Writer
@@ -49,6 +52,9 @@ type Config struct {
 	// Hard, when it ends, stops the test at once (a second Ctrl-C). Nil never ends.
 	Hard context.Context
 }
+
+// Breakdown asks the summary for one line per value of Tag under Metric.
+type Breakdown struct{ Metric, Tag string }
 
 // Display shows a run to a person; *ui.Display implements it.
 type Display interface {
