@@ -70,7 +70,9 @@ any call failed). Percentiles are exact over the whole run, where freon's are sa
 
 It looks the container's pipeline up from SCM (GetContainer, ListPipelines), fetches a container
 token when hdds.container.token.enabled is set, and sends Echo to the pipeline's first DataNode over
-gRPC, retrying on the other members on failure, like Ozone's Java client.`,
+gRPC, retrying on the other members on failure, like Ozone's Java client.
+
+The options from --scm on are dnecho's own; the ones before them are freon's.`,
 		Example: `  dnecho freon dn-echo --conf /etc/ozone --container-id 1 -n 100000 -t 32 --payload-resp 1
   dnecho freon dne --scm 127.0.0.1:9860 --container-id 2 --duration 1m -t 8 --target all -f
   dnecho freon dn-echo --conf /tmp/mini --container-id 1 -t=1 -n=1 --payload-req=1 --payload-resp=1`,
@@ -87,7 +89,7 @@ gRPC, retrying on the other members on failure, like Ozone's Java client.`,
 	fl.IntVarP(&o.Threads, "threads", "t", o.Threads, "Number of threads used to execute")
 	fl.IntVar(&o.Threads, "thread", o.Threads, "Alias of --threads")
 	_ = fl.MarkHidden("thread")
-	fl.StringVar(&o.Duration, "duration", "", "Duration to run the test. Can be combined with --number-of-tests, then the test stops at\nwhichever comes first... (freon: the duration wins). Examples: 30s, 5m, 1h, 7d")
+	fl.StringVar(&o.Duration, "duration", "", "Run for this long instead of --number-of-tests (duration mode), e.g. 30s, 5m, 1h, 7d")
 	fl.BoolVarP(&o.FailAtEnd, "fail-at-end", "f", false, "If turned on, all the tasks will be executed even if there are failures.")
 	fl.StringVarP(&o.Prefix, "prefix", "p", "", "Unique identifier of the test execution. Usually used as a prefix of the generated object\nnames. If empty, a random name will be generated")
 	fl.Int64Var(&o.ContainerID, "container-id", 0, "Send echo to DataNodes associated with this container")

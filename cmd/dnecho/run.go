@@ -61,7 +61,7 @@ Exit codes: 0 success, 99 thresholds crossed, 100 setup timeout, 101 teardown ti
 
 --local-cluster starts an emulated Ozone cluster (SCM + DataNodes) in this process for the test,
 points dnecho.Client at it (and sets __ENV.DNECHO_SCM), and stops it at the end.`,
-		Example: `  dnecho run --local-cluster -u 8 -d 30s examples/echo.js
+		Example: `  dnecho run --local-cluster -u 8 -d 30s examples/quickstart.js
   dnecho run -e DNECHO_SCM=10.0.0.5:9860 --summary-export summary.json echo.js
   dnecho run -i 1000 -u 10 -o json=samples.json -o csv=samples.csv script.ts
   dnecho run -s 10s:20 -s 20s:20 -s 10s:0 --tag testid=nightly script.js
