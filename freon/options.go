@@ -8,6 +8,7 @@ package freon
 import (
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"time"
 
@@ -82,8 +83,24 @@ func (o Options) Validate() error {
 	if o.Clients < 1 {
 		return fmt.Errorf("invalid --clients %d: must be a positive integer", o.Clients)
 	}
+	// Checked before any payload is built: freon's own cap (2097151 KB) would have us allocate
+	// 2 GiB only for the DataNode's message limit to refuse it.
+	if o.PayloadReqKB > MaxMessageKB {
+		return fmt.Errorf("invalid --payload-req %d KB: a request must fit the %d KB (32 MiB) message limit of the DataNode's gRPC port", o.PayloadReqKB, MaxMessageKB)
+	}
+	// Java parses these options as int; larger values do not fit the request's int32 fields.
+	if o.SleepTimeMs > math.MaxInt32 || o.SleepTimeMs < math.MinInt32 {
+		return fmt.Errorf("invalid --sleep-time-ms %d: must fit a 32-bit integer", o.SleepTimeMs)
+	}
+	if o.PayloadRespKB > math.MaxInt32 {
+		return fmt.Errorf("invalid --payload-resp %d KB: must fit a 32-bit integer", o.PayloadRespKB)
+	}
 	return nil
 }
+
+// MaxMessageKB is the largest gRPC message Ozone's DataNode accepts (32 MiB, ozone-echo.md §3.5),
+// in --payload-req units.
+const MaxMessageKB = 32 << 10
 
 // RunDuration returns the --duration as freon reads it, or 0 in count mode.
 func (o Options) RunDuration() (time.Duration, error) {

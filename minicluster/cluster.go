@@ -63,34 +63,38 @@ type Cluster struct {
 	pipelineID string
 }
 
-// Start starts a cluster. Close it when done.
-func Start(o Options) (c *Cluster, err error) {
+// Start starts a cluster. Close it when done. On an error, whatever had started is stopped.
+func Start(o Options) (*Cluster, error) {
+	c := &Cluster{}
+	if err := c.start(o); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *Cluster) start(o Options) error {
 	if o.DataNodes == 0 {
 		o.DataNodes = DefaultDataNodes
 	}
 	if o.DataNodes < 0 || o.DataNodes > 64 {
-		return nil, fmt.Errorf("minicluster: %d DataNodes: use 1 to 64", o.DataNodes)
+		return fmt.Errorf("minicluster: %d DataNodes: use 1 to 64", o.DataNodes)
 	}
 	if o.Containers == nil {
 		o.Containers = DefaultContainers
 	}
 	for _, id := range o.Containers {
 		if id <= 0 {
-			return nil, fmt.Errorf("minicluster: container id %d: ids are positive", id)
+			return fmt.Errorf("minicluster: container id %d: ids are positive", id)
 		}
 	}
 	if o.SCMs == 0 {
 		o.SCMs = 1
 	}
 	if o.SCMs < 0 || o.SCMs > 9 {
-		return nil, fmt.Errorf("minicluster: %d SCMs: use 1 (no HA) to 9", o.SCMs)
+		return fmt.Errorf("minicluster: %d SCMs: use 1 (no HA) to 9", o.SCMs)
 	}
-	c = &Cluster{opts: o}
-	defer func() {
-		if err != nil {
-			c.Close()
-		}
-	}()
+	c.opts = o
 	held := make(map[int64]int32, len(o.Containers))
 	for _, id := range o.Containers {
 		held[id] = 0
@@ -102,18 +106,18 @@ func Start(o Options) (c *Cluster, err error) {
 			TokenVerification: o.Tokens, TLS: o.TLS, Faults: o.Faults,
 		})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		c.dataNodes = append(c.dataNodes, dn)
 		if err := dn.Start("127.0.0.1:0"); err != nil {
-			return nil, err
+			return err
 		}
 		members = append(members, dn.Details())
 	}
 	c.pipelineID = scmsim.NewUUID()
 	pipeline, err := scmsim.Pipeline(c.pipelineID, hddspb.PipelineState_PIPELINE_OPEN, members...)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	cfg := scmsim.Config{Admins: o.Admins, TokensEnabled: o.Tokens}
 	type state interface {
@@ -123,20 +127,20 @@ func Start(o Options) (c *Cluster, err error) {
 	var st state
 	if o.SCMs > 1 {
 		if c.ha, err = scmsim.NewHA(o.SCMs, cfg); err != nil {
-			return nil, err
+			return err
 		}
 		st = c.ha
 	} else {
 		if c.scm, err = scmsim.New(cfg); err != nil {
-			return nil, err
+			return err
 		}
 		if err := c.scm.Start(o.SCMAddr); err != nil {
-			return nil, err
+			return err
 		}
 		st = c.scm
 	}
 	if err := st.AddPipeline(pipeline); err != nil {
-		return nil, err
+		return err
 	}
 	factor := hddspb.ReplicationFactor_THREE
 	if o.DataNodes == 1 {
@@ -144,10 +148,10 @@ func Start(o Options) (c *Cluster, err error) {
 	}
 	for _, id := range o.Containers {
 		if err := st.AddContainer(scmsim.Container{ID: uint64(id), PipelineID: c.pipelineID, ReplicationFactor: factor}); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return c, nil
+	return nil
 }
 
 // SCMAddrs returns the SCM client address(es), in node order.

@@ -3,6 +3,7 @@ package minicluster_test
 import (
 	"context"
 	"encoding/json"
+	"net"
 	"os"
 	"path/filepath"
 	"testing"
@@ -86,6 +87,21 @@ func TestHAConfigResolvesEveryNode(t *testing.T) {
 		if n.Address() != c.SCMAddrs()[i] {
 			t.Errorf("node %d: %s, want %s", i, n.Address(), c.SCMAddrs()[i])
 		}
+	}
+}
+
+// A cluster that cannot start (its SCM port is taken) returns an error, and stops the DataNodes it
+// had already started (goleak in TestMain checks nothing is left running).
+func TestFailedStartCleansUp(t *testing.T) {
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	c, err := minicluster.Start(minicluster.Options{SCMAddr: busy.Addr().String()})
+	if err == nil {
+		c.Close()
+		t.Fatal("started on a port already in use")
 	}
 }
 

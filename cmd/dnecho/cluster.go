@@ -55,7 +55,7 @@ command can use it with --conf DIR.`,
 }
 
 func runCluster(sig *signals, s streams, f *clusterFlags) error {
-	if f.faults.ErrorRate < 0 || f.faults.ErrorRate > 1 {
+	if !(f.faults.ErrorRate >= 0 && f.faults.ErrorRate <= 1) { // also rejects NaN
 		return withCode(2, fmt.Errorf("--error-rate %v: use a fraction from 0 to 1", f.faults.ErrorRate))
 	}
 	if f.opts.SCMs > 1 && f.opts.SCMAddr != "" {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -59,14 +60,27 @@ func TestClusterCommandServesUntilCtrlC(t *testing.T) {
 }
 
 func TestClusterCommandRejectsBadFlags(t *testing.T) {
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
 	for _, args := range [][]string{
 		{"cluster", "--error-rate", "2"},
+		{"cluster", "--error-rate", "NaN"},
 		{"cluster", "--datanodes", "-1"},
 		{"cluster", "--scms", "3", "--scm-addr", "127.0.0.1:0"},
+		{"cluster", "--scm-addr", busy.Addr().String()},
 	} {
 		r := dnecho(t, 20*time.Second, args...)
 		if r.code == 0 {
 			t.Errorf("%v: exit 0\n%s", args, r.all())
+		}
+		if strings.Contains(r.all(), "panic") || strings.Contains(r.all(), "goroutine ") {
+			t.Errorf("%v: stack trace instead of an error:\n%s", args, r.all())
+		}
+		if !strings.Contains(r.stderr, "error:") {
+			t.Errorf("%v: no error message:\n%s", args, r.all())
 		}
 	}
 }

@@ -230,6 +230,8 @@ func runDNEcho(_ context.Context, sig *signals, s streams, f *dnEchoFlags) error
 		_ = logw.Log(freon.ThreadReport, freon.LevelInfo, freon.LoggerDNEchoNotes, "Failures by result: "+strings.Join(parts, ", "))
 	}
 	switch {
+	case res.Cancelled && o.Duration != "":
+		return withCode(exitInterrupted, fmt.Errorf("interrupted after %d calls", res.Successes+res.Failures))
 	case res.Cancelled:
 		return withCode(exitInterrupted, fmt.Errorf("interrupted after %d of %d calls", res.Successes+res.Failures, o.NumberOfTests))
 	case res.Failures > 0:

@@ -167,7 +167,9 @@ func TestFreonBadInput(t *testing.T) {
 		{[]string{"--payload-resp", "-5"}, freonExitFailed, "OM echo response payload size should be positive value or zero."},
 		{[]string{"-n", "0"}, freonExitFailed, "Invalid command, the testNo must be a positive integer"},
 		{[]string{"--duration", "-3s"}, freonExitFailed, "the runtime must be given, and must not be negative"},
-		{[]string{"--payload-req", "99999999999"}, freonExitFailed, "--payload-req 99999999999 KB"},
+		{[]string{"--payload-req", "99999999999"}, freonExitFailed, "invalid --payload-req 99999999999 KB"},
+		{[]string{"--payload-req", "32769"}, freonExitFailed, "32768 KB (32 MiB) message limit"},
+		{[]string{"--sleep-time-ms", "3000000000"}, freonExitFailed, "invalid --sleep-time-ms 3000000000"},
 		{[]string{"--ratis"}, 2, "--ratis"},
 		{[]string{"--stream", "sideways"}, 2, "--stream \"sideways\""},
 		{[]string{"--threads", "abc"}, 2, "threads"},
@@ -240,6 +242,9 @@ func TestFreonCtrlCStillPrintsReport(t *testing.T) {
 		t.Errorf("exit %d, want %d", code, exitInterrupted)
 	}
 	all := out.String() + errb.String()
+	if strings.Contains(all, " of 1000 calls") {
+		t.Errorf("duration mode reports progress against the unused -n default:\n%s", all)
+	}
 	m := regexp.MustCompile(`Successful executions: (\d+)`).FindStringSubmatch(all)
 	if m == nil {
 		t.Fatalf("no report after Ctrl-C:\n%s", all)
