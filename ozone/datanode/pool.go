@@ -44,7 +44,11 @@ type reusedStream struct {
 	resp    dnpb.ContainerCommandResponseProto // reused: one call at a time
 }
 
-func (p *streamPool) get() (s *reusedStream, fresh bool, err error) {
+// get borrows an idle stream or opens a new one. Opening is bounded by the call: its context and
+// timeout cancel a stream that is still being opened (a DataNode that accepts TCP but never speaks
+// HTTP/2 would otherwise hold the call until gRPC's own connect timeout), while an opened stream
+// lives on under the Client's context.
+func (p *streamPool) get(callCtx context.Context, timeout time.Duration) (s *reusedStream, fresh bool, err error) {
 	p.mu.Lock()
 	if n := len(p.idle); n > 0 {
 		s = p.idle[n-1]
@@ -55,15 +59,38 @@ func (p *streamPool) get() (s *reusedStream, fresh bool, err error) {
 	}
 	p.mu.Unlock()
 	ctx, cancel := context.WithCancel(p.c.ctx)
+	var timedOut atomic.Bool
+	deadline := time.AfterFunc(callTimeout(callCtx, timeout), func() { timedOut.Store(true); cancel() })
+	stopWatch := context.AfterFunc(callCtx, cancel)
 	cs, err := p.m.newStream(ctx)
+	if !deadline.Stop() || !stopWatch() {
+		err = errors.Join(err, context.Canceled) // the call ended while the stream opened
+	}
 	if err != nil {
 		cancel()
+		switch {
+		case timedOut.Load():
+			err = status.Error(codes.DeadlineExceeded, "datanode: echo deadline exceeded while opening a stream")
+		case callCtx.Err() != nil:
+			err = status.FromContextError(callCtx.Err()).Err()
+		}
 		return nil, true, err
 	}
 	s = &reusedStream{cs: cs, cancel: cancel}
 	s.timer = time.AfterFunc(time.Hour, s.expire)
 	s.timer.Stop()
 	return s, true, nil
+}
+
+// callTimeout is the time a call may take: the attempt timeout, or less when the caller's deadline
+// comes first.
+func callTimeout(ctx context.Context, timeout time.Duration) time.Duration {
+	if d, ok := ctx.Deadline(); ok {
+		if left := time.Until(d); left < timeout {
+			return left
+		}
+	}
+	return timeout
 }
 
 func (s *reusedStream) expire() {
@@ -105,7 +132,7 @@ func (p *streamPool) close() {
 // sent; the request then never left, so it goes once more on a new stream.
 func (p *streamPool) call(ctx context.Context, res *Result, req *dnpb.ContainerCommandRequestProto) error {
 	for {
-		s, fresh, err := p.get()
+		s, fresh, err := p.get(ctx, p.c.opts.Timeout)
 		if err != nil {
 			return p.m.grpcFailure(res, err)
 		}
@@ -122,13 +149,8 @@ func (p *streamPool) call(ctx context.Context, res *Result, req *dnpb.ContainerC
 // back to the pool, otherwise it is discarded. stale reports a stream that
 // was already over before the request could be sent.
 func (s *reusedStream) roundTrip(ctx context.Context, timeout time.Duration, m *member, res *Result, req *dnpb.ContainerCommandRequestProto) (stale bool, err error) {
-	if d, ok := ctx.Deadline(); ok {
-		if left := time.Until(d); left < timeout {
-			timeout = left
-		}
-	}
 	s.expired.Store(false)
-	s.timer.Reset(timeout)
+	s.timer.Reset(callTimeout(ctx, timeout))
 	stopCtx := func() bool { return true }
 	if ctx.Done() != nil {
 		stopCtx = context.AfterFunc(ctx, s.cancel)
