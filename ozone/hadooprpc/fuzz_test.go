@@ -2,10 +2,18 @@ package hadooprpc
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
+	"net"
 	"runtime"
+	"strings"
 	"testing"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/dnecho/dnecho/proto/hadooppb"
 )
 
 // FuzzReadResponse feeds arbitrary bytes to the response decoder: it must
@@ -46,4 +54,43 @@ func TestReadResponseHugeLengthDoesNotAllocate(t *testing.T) {
 	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
 		t.Errorf("decoder allocated %d bytes for a 14-byte input", grew)
 	}
+}
+
+// FuzzServerConn feeds arbitrary client bytes to the server side (preamble, frame lengths, request
+// headers, connection context, SASL and call payloads): it must never panic, must end the
+// connection when the client goes away, and must not wait on anything the client did not send.
+func FuzzServerConn(f *testing.F) {
+	session := vecPreambleSimple + strings.ReplaceAll(strings.ReplaceAll(vecContext, "\n", ""), " ", "") + vecGetContainer
+	for _, h := range []string{session, vecPreambleSimple + vecPing, vecPreambleSASL + vecSASLNegotiate,
+		"474554202f20485454502f312e310d0a", "6872706308000000", "68727063090042", vecPreambleSimple + "7fffffff", vecPreambleSimple + "0000000100"} {
+		f.Add(unhex(f, h))
+	}
+	srv, err := NewServer(ServerOptions{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	srv.Register("org.apache.hadoop.hdds.scm.protocol.StorageContainerLocationProtocol", 1, "submitRequest",
+		func(ctx context.Context, call CallInfo, req []byte) (proto.Message, error) {
+			var h hadooppb.RequestHeaderProto
+			if err := UnmarshalRequest(req, &h); err != nil {
+				return nil, err
+			}
+			return &h, nil
+		})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		client, server := net.Pipe()
+		sc := newServerConn(srv, server)
+		served := make(chan struct{})
+		go func() { sc.serve(); close(served) }()
+		drained := make(chan struct{})
+		go func() { _, _ = io.Copy(io.Discard, client); close(drained) }()
+		_, _ = client.Write(data) // fails once the server has hung up, which is fine
+		client.Close()
+		select {
+		case <-served:
+		case <-time.After(5 * time.Second):
+			t.Fatal("the server connection did not end after the client closed")
+		}
+		<-drained
+	})
 }
