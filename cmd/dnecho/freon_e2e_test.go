@@ -143,7 +143,7 @@ func TestFreonDataNodeErrorsCountedWithCause(t *testing.T) {
 		"CONTAINER_INTERNAL_ERROR=20", "One or more freon test is failed.")
 }
 
-func TestFreonStalledDataNodeMidRunFinishes(t *testing.T) {
+func TestFreonStalledFirstDataNodeFailsOver(t *testing.T) {
 	c, conf := startCluster(t, minicluster.Options{})
 	if err := c.DataNodes()[0].SetFaults(dnsim.Faults{Stall: true}); err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/minicluster"
+	"github.com/dnecho/dnecho/minicluster/dnsim"
 )
 
 func TestFreonTokensFetchedWhenEnabled(t *testing.T) {
@@ -42,10 +43,14 @@ func TestFreonTLS(t *testing.T) {
 // A DataNode stopped in the middle of a run: with retries the calls fail over to the next member
 // and the run finishes clean; without them the failures are counted with their gRPC cause.
 func TestFreonDataNodeStoppedMidRun(t *testing.T) {
-	for _, retry := range []bool{true, false} {
-		t.Run("retry="+strconv.FormatBool(retry), func(t *testing.T) {
+	for _, tc := range []struct {
+		retry  bool
+		stream string
+	}{{true, "new"}, {false, "new"}, {true, "reuse"}, {false, "reuse"}} {
+		retry := tc.retry
+		t.Run("retry="+strconv.FormatBool(retry)+",stream="+tc.stream, func(t *testing.T) {
 			c, conf := startCluster(t, minicluster.Options{})
-			args := []string{"freon", "dn-echo", "--conf", conf, "--container-id", "1", "--duration", "3s", "-t", "2", "-f"}
+			args := []string{"freon", "dn-echo", "--conf", conf, "--container-id", "1", "--duration", "3s", "-t", "2", "-f", "--stream", tc.stream}
 			if !retry {
 				args = append(args, "--no-retry")
 			}
@@ -71,7 +76,10 @@ func TestFreonDataNodeStoppedMidRun(t *testing.T) {
 			if r.code != freonExitFailed || fail == 0 {
 				t.Fatalf("without retries: exit %d, %d failures\n%s", r.code, fail, r.all())
 			}
-			mustContain(t, r, "Failures by result: UNAVAILABLE=")
+			mustContain(t, r, "Failures by result: ")
+			if !strings.Contains(r.all(), "UNAVAILABLE=") && !strings.Contains(r.all(), "CANCELLED=") {
+				t.Errorf("failures not attributed to the stopped DataNode's gRPC status:\n%s", r.all())
+			}
 			if strings.Contains(r.all(), "panic") {
 				t.Errorf("panic in output\n%s", r.all())
 			}
@@ -87,4 +95,29 @@ func count(t *testing.T, r runResult, re string) int {
 	}
 	n, _ := strconv.Atoi(m[1])
 	return n
+}
+
+// A DataNode that stalls in the middle of a run: each call waits out its deadline, then (with
+// retries) moves to the next member; the run finishes in bounded time, in both stream modes.
+func TestFreonDataNodeStalledMidRun(t *testing.T) {
+	for _, stream := range []string{"new", "reuse"} {
+		t.Run(stream, func(t *testing.T) {
+			c, conf := startCluster(t, minicluster.Options{})
+			go func() {
+				time.Sleep(1200 * time.Millisecond)
+				_ = c.DataNodes()[0].SetFaults(dnsim.Faults{Stall: true})
+			}()
+			r := dnecho(t, 60*time.Second, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "--duration", "3s",
+				"-t", "2", "-f", "--deadline", "200ms", "--stream", stream)
+			if r.code != 0 {
+				t.Fatalf("exit %d (calls should fail over after the deadline)\n%s", r.code, r.all())
+			}
+			if c.DataNodes()[1].Stats().Successes == 0 {
+				t.Errorf("no call moved to the second DataNode after the first stalled\n%s", r.all())
+			}
+			if r.took > 20*time.Second {
+				t.Errorf("a 3s run took %s", r.took)
+			}
+		})
+	}
 }
