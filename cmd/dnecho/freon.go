@@ -167,22 +167,18 @@ func runDNEcho(_ context.Context, sig *signals, s streams, f *dnEchoFlags) error
 	if warn {
 		_ = logw.Log(freon.ThreadMain, freon.LevelWarn, freon.LoggerDNEcho, freon.MsgReadOnlyForced)
 	}
-	clients, err := newClients(tgt, dnOpts, o.Clients)
+	pool, err := target.NewPool(tgt, dnOpts, o.Clients)
 	if err != nil {
 		return withCode(freonExitFailed, err)
 	}
-	defer closeClients(clients)
-	prepared := make([]*datanode.Prepared, len(clients))
-	payload := freon.RequestPayload(o.PayloadReqKB)
-	for i, c := range clients {
-		prepared[i], err = c.Prepare(datanode.Request{
-			ContainerID: o.ContainerID, Token: tgt.Token, Payload: payload,
-			PayloadSizeResp: freon.ResponseSize(o.PayloadRespKB, o.UncappedResponse),
-			SleepTimeMs:     int32(o.SleepTimeMs), ReadOnly: readOnly,
-		})
-		if err != nil {
-			return withCode(freonExitFailed, fmt.Errorf("--payload-req %d KB / --payload-resp %d KB: %w", o.PayloadReqKB, o.PayloadRespKB, err))
-		}
+	defer pool.Close()
+	prepared, err := pool.Prepare(datanode.Request{
+		ContainerID: o.ContainerID, Token: tgt.Token, Payload: freon.RequestPayload(o.PayloadReqKB),
+		PayloadSizeResp: freon.ResponseSize(o.PayloadRespKB, o.UncappedResponse),
+		SleepTimeMs:     int32(o.SleepTimeMs), ReadOnly: readOnly,
+	})
+	if err != nil {
+		return withCode(freonExitFailed, fmt.Errorf("--payload-req %d KB / --payload-resp %d KB: %w", o.PayloadReqKB, o.PayloadRespKB, err))
 	}
 	_ = logw.Log(freon.ThreadMain, freon.LevelInfo, freon.LoggerDNEchoNotes, "Target: "+tgt.Describe())
 	_ = logw.Log(freon.ThreadMain, freon.LevelInfo, freon.LoggerBaseFreon, freon.StartMessage(prefix, o.NumberOfTests))
@@ -198,8 +194,8 @@ func runDNEcho(_ context.Context, sig *signals, s streams, f *dnEchoFlags) error
 		}
 	}
 	task := func(ctx context.Context, taskID int) error {
-		i := taskID % len(clients)
-		_, err := clients[i].Echo(ctx, prepared[i])
+		i := uint64(taskID) % uint64(pool.Len())
+		_, err := pool.For(i).Echo(ctx, prepared[i])
 		return err
 	}
 	runner, err := freon.NewRunner(runCfg, task)
@@ -279,25 +275,6 @@ func reportMode(mode string, s streams) (bool, error) {
 		return ok && term.IsTerminal(int(f.Fd())), nil
 	}
 	return false, fmt.Errorf("--report %q: use auto, console or log", mode)
-}
-
-func newClients(t *target.Target, o datanode.Options, n int) ([]*datanode.Client, error) {
-	clients := make([]*datanode.Client, 0, n)
-	for i := 0; i < n; i++ {
-		c, err := datanode.New(t.Pipeline, o)
-		if err != nil {
-			closeClients(clients)
-			return nil, err
-		}
-		clients = append(clients, c)
-	}
-	return clients, nil
-}
-
-func closeClients(cs []*datanode.Client) {
-	for _, c := range cs {
-		_ = c.Close()
-	}
 }
 
 // resultLabel names a failed call by its Ozone result or gRPC status, for the breakdown.

@@ -117,3 +117,31 @@ func TestDataNodeOptionsTLSNeedsCA(t *testing.T) {
 		t.Errorf("deadline %s, want the 30s default of ozone.client.read.timeout", o.Timeout)
 	}
 }
+
+func TestPoolSpreadsTasksOverClients(t *testing.T) {
+	_, dir := start(t, minicluster.Options{})
+	tg, err := target.Resolve(context.Background(), target.Options{ConfDir: dir, ContainerID: 1, Getenv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := target.NewPool(tg, datanode.Options{}, 0); err == nil {
+		t.Error("a pool of 0 clients was created")
+	}
+	p, err := target.NewPool(tg, datanode.Options{}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if p.Len() != 3 || p.For(0) == p.For(1) || p.For(1) != p.For(4) {
+		t.Errorf("client i mod 3 not honoured")
+	}
+	prep, err := p.Prepare(datanode.Request{ContainerID: 1, ReadOnly: true})
+	if err != nil || len(prep) != 3 {
+		t.Fatalf("prepare: %v", err)
+	}
+	for i := range uint64(3) {
+		if _, err := p.For(i).Echo(context.Background(), prep[i]); err != nil {
+			t.Errorf("client %d: %v", i, err)
+		}
+	}
+}
