@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -23,10 +21,6 @@ const freonExitFailed = 255
 
 // exitInterrupted is the conventional status after Ctrl-C (128 + SIGINT).
 const exitInterrupted = 130
-
-// maxLoggedErrors bounds the per-task ERROR lines: freon logs every one, which with
-// --fail-at-end can be millions. The breakdown at the end counts them all.
-const maxLoggedErrors = 20
 
 func newFreonCommand(sig *signals, s streams) *cobra.Command {
 	cmd := &cobra.Command{
@@ -126,10 +120,6 @@ func runDNEcho(_ context.Context, sig *signals, s streams, f *dnEchoFlags) error
 	if err := o.Validate(); err != nil {
 		return withCode(freonExitFailed, err)
 	}
-	runCfg, err := o.RunConfig()
-	if err != nil {
-		return withCode(freonExitFailed, err)
-	}
 	dnOpts, err := f.datanodeOptions()
 	if err != nil {
 		return withCode(2, err)
@@ -181,49 +171,16 @@ func runDNEcho(_ context.Context, sig *signals, s streams, f *dnEchoFlags) error
 		return withCode(freonExitFailed, fmt.Errorf("--payload-req %d KB / --payload-resp %d KB: %w", o.PayloadReqKB, o.PayloadRespKB, err))
 	}
 	_ = logw.Log(freon.ThreadMain, freon.LevelInfo, freon.LoggerDNEchoNotes, "Target: "+tgt.Describe())
-	_ = logw.Log(freon.ThreadMain, freon.LevelInfo, freon.LoggerBaseFreon, freon.StartMessage(prefix, o.NumberOfTests))
-
-	var logged atomic.Int64
-	runCfg.Label = resultLabel
-	runCfg.OnError = func(taskID int, err error) {
-		if n := logged.Add(1); n <= maxLoggedErrors {
-			_ = logw.Log(freon.WorkerThread(taskID%o.Threads), freon.LevelError, freon.LoggerBaseFreon, freon.ErrorMessage(taskID), err.Error())
-		} else if n == maxLoggedErrors+1 {
-			_ = logw.Log(freon.ThreadMain, freon.LevelWarn, freon.LoggerDNEchoNotes,
-				fmt.Sprintf("more than %d failed tasks: further errors are only counted (see the breakdown at the end)", maxLoggedErrors))
-		}
-	}
-	task := func(ctx context.Context, taskID int) error {
-		i := uint64(taskID) % uint64(pool.Len())
-		_, err := pool.For(i).Echo(ctx, prepared[i])
-		return err
-	}
-	runner, err := freon.NewRunner(runCfg, task)
+	res, err := freon.Session{
+		Options: o, Prefix: prefix, Label: datanode.ErrorLabel, Interactive: interactive, Out: s.out, Log: logw,
+		Task: func(ctx context.Context, taskID int) error {
+			i := uint64(taskID) % uint64(pool.Len())
+			_, err := pool.For(i).Echo(ctx, prepared[i])
+			return err
+		},
+	}.Run(sig.soft)
 	if err != nil {
 		return withCode(freonExitFailed, err)
-	}
-	bar := freon.StartProgress(freon.ProgressConfig{
-		Interactive: interactive, Out: s.out, Log: logw,
-		Max: runner.ProgressMax(), Value: runner.ProgressValue,
-	})
-	res := runner.Run(sig.soft)
-	bar.Terminate()
-
-	rep := res.Report(time.Now())
-	if interactive {
-		err = freon.WriteConsoleReport(s.out, time.Now(), rep, freon.ConsoleOptions{})
-	} else {
-		err = freon.WriteLogReport(logw, rep)
-	}
-	if err != nil {
-		return withCode(freonExitFailed, err)
-	}
-	if b := res.FailureBreakdown(); len(b) > 0 {
-		var parts []string
-		for _, lc := range b {
-			parts = append(parts, fmt.Sprintf("%s=%d", lc.Label, lc.Count))
-		}
-		_ = logw.Log(freon.ThreadReport, freon.LevelInfo, freon.LoggerDNEchoNotes, "Failures by result: "+strings.Join(parts, ", "))
 	}
 	switch {
 	case res.Cancelled && o.Duration != "":
@@ -276,6 +233,3 @@ func reportMode(mode string, s streams) (bool, error) {
 	}
 	return false, fmt.Errorf("--report %q: use auto, console or log", mode)
 }
-
-// resultLabel names a failed call by its Ozone result or gRPC status, for the breakdown.
-func resultLabel(err error) string { return datanode.ErrorLabel(err) }
