@@ -28,9 +28,10 @@ func registerBuiltins(r *metrics.Registry) (builtinMetrics, error) {
 	return m, err
 }
 
-// emitGauges pushes vus and vus_max at the start, every second, and once more when done closes.
+// emitGauges pushes vus and vus_max every second while the scenarios run, like k6's ticker. There
+// is no sample at the start (no VU is active yet) nor after the end (every VU has been released):
+// those would make the gauges' last value and minimum 0 whatever the load was.
 func (s *Scheduler) emitGauges(done <-chan struct{}) {
-	s.pushGauges(time.Now())
 	t := time.NewTicker(gaugeInterval)
 	defer t.Stop()
 	for {
@@ -38,7 +39,6 @@ func (s *Scheduler) emitGauges(done <-chan struct{}) {
 		case now := <-t.C:
 			s.pushGauges(now)
 		case <-done:
-			s.pushGauges(time.Now())
 			return
 		}
 	}
