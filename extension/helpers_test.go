@@ -40,6 +40,7 @@ type collector struct {
 
 func (c *collector) PushSamples(s []metrics.Sample) {
 	if c.discard.Load() {
+		metrics.RecycleBatch(s) // as the collector does without outputs
 		return
 	}
 	c.mu.Lock()

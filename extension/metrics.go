@@ -72,11 +72,12 @@ func (m *echoMetrics) push(vu modules.VU, now time.Time, tags *metrics.Tags, rtt
 	if failed {
 		fail = 1
 	}
-	vu.Push(metrics.Sample{Metric: m.duration, Time: now, Value: float64(rtt) / float64(time.Millisecond), Tags: tags, Metadata: meta})
-	vu.Push(metrics.Sample{Metric: m.reqs, Time: now, Value: 1, Tags: tags, Metadata: meta})
-	vu.Push(metrics.Sample{Metric: m.failed, Time: now, Value: fail, Tags: tags, Metadata: meta})
-	vu.Push(metrics.Sample{Metric: m.sent, Time: now, Value: float64(sent), Tags: tags, Metadata: meta})
-	vu.Push(metrics.Sample{Metric: m.received, Time: now, Value: float64(received), Tags: tags, Metadata: meta})
+	s := vu.Reserve(5)
+	s[0] = metrics.Sample{Metric: m.duration, Time: now, Value: float64(rtt) / float64(time.Millisecond), Tags: tags, Metadata: meta}
+	s[1] = metrics.Sample{Metric: m.reqs, Time: now, Value: 1, Tags: tags, Metadata: meta}
+	s[2] = metrics.Sample{Metric: m.failed, Time: now, Value: fail, Tags: tags, Metadata: meta}
+	s[3] = metrics.Sample{Metric: m.sent, Time: now, Value: float64(sent), Tags: tags, Metadata: meta}
+	s[4] = metrics.Sample{Metric: m.received, Time: now, Value: float64(received), Tags: tags, Metadata: meta}
 	// The VU reports these as data_sent/data_received of the iteration, as k6 protocols do.
 	vu.AddData(int64(sent), int64(received))
 }

@@ -95,18 +95,41 @@ func resultMessage(res datanode.Result, err error) string {
 // properties in a fixed order, JSON.stringify, spread); properties it assigns or deletes are kept.
 type echoResult struct {
 	inst     *instance
-	ok       bool
-	result   string
+	result   string // ok is result == resultSuccess
 	message  string
 	rtt      time.Duration
 	datanode datanode.DataNode
 	sent     int
 	received int
 	attempts int
+	// over holds what the script changed; nil until it assigns or deletes a property, which
+	// keeps the common, untouched result small (one size class less to allocate per call).
+	over *resultOverrides
+}
 
+// resultOverrides are a result's properties assigned or deleted by the script.
+type resultOverrides struct {
 	deleted   uint16 // bit i: resultKeys[i] was deleted
 	extra     map[string]goja.Value
 	extraKeys []string // insertion order of extra
+}
+
+var noOverrides resultOverrides
+
+// overrides returns what the script changed, empty when nothing (never nil).
+func (r *echoResult) overrides() *resultOverrides {
+	if r.over == nil {
+		return &noOverrides
+	}
+	return r.over
+}
+
+// mutable returns r's overrides for changing them.
+func (r *echoResult) mutable() *resultOverrides {
+	if r.over == nil {
+		r.over = &resultOverrides{}
+	}
+	return r.over
 }
 
 // resultKeys are echoResult's properties, in the order Object.keys and JSON.stringify give them.
@@ -115,7 +138,7 @@ var resultKeys = []string{"ok", "result", "message", "rtt", "datanode", "address
 // resultObject builds the JS value echo() returns.
 func (i *instance) resultObject(res datanode.Result, name, message string) goja.Value {
 	return i.vu.Runtime().NewDynamicObject(&echoResult{
-		inst: i, ok: name == resultSuccess, result: name, message: message, rtt: res.RTT,
+		inst: i, result: name, message: message, rtt: res.RTT,
 		datanode: res.DataNode, sent: res.BytesSent, received: res.BytesReceived, attempts: res.Attempts,
 	})
 }
@@ -125,7 +148,7 @@ func (r *echoResult) builtin(idx int) goja.Value {
 	rt := r.inst.vu.Runtime()
 	switch idx {
 	case 0:
-		return rt.ToValue(r.ok)
+		return rt.ToValue(r.result == resultSuccess)
 	case 1:
 		return r.inst.str(r.result)
 	case 2:
@@ -148,7 +171,7 @@ func (r *echoResult) builtin(idx int) goja.Value {
 func (r *echoResult) index(key string) int {
 	for i, k := range resultKeys {
 		if k == key {
-			if r.deleted&(1<<i) != 0 {
+			if r.overrides().deleted&(1<<i) != 0 {
 				return -1
 			}
 			return i
@@ -159,7 +182,7 @@ func (r *echoResult) index(key string) int {
 
 // Get implements goja.DynamicObject.
 func (r *echoResult) Get(key string) goja.Value {
-	if v, ok := r.extra[key]; ok {
+	if v, ok := r.overrides().extra[key]; ok {
 		return v
 	}
 	if i := r.index(key); i >= 0 {
@@ -170,41 +193,45 @@ func (r *echoResult) Get(key string) goja.Value {
 
 // Set implements goja.DynamicObject: an assigned value overrides or adds a property.
 func (r *echoResult) Set(key string, val goja.Value) bool {
-	if r.extra == nil {
-		r.extra = map[string]goja.Value{}
+	o := r.mutable()
+	if o.extra == nil {
+		o.extra = map[string]goja.Value{}
 	}
-	if _, ok := r.extra[key]; !ok && r.index(key) < 0 {
-		r.extraKeys = append(r.extraKeys, key)
+	if _, ok := o.extra[key]; !ok && r.index(key) < 0 {
+		o.extraKeys = append(o.extraKeys, key)
 	}
-	r.extra[key] = val
+	o.extra[key] = val
 	return true
 }
 
 // Has implements goja.DynamicObject.
 func (r *echoResult) Has(key string) bool {
-	_, ok := r.extra[key]
+	_, ok := r.overrides().extra[key]
 	return ok || r.index(key) >= 0
 }
 
 // Delete implements goja.DynamicObject.
 func (r *echoResult) Delete(key string) bool {
 	if i := r.index(key); i >= 0 {
-		r.deleted |= 1 << i
+		r.mutable().deleted |= 1 << i
 	}
-	if _, ok := r.extra[key]; ok {
-		delete(r.extra, key)
-		r.extraKeys = slices.DeleteFunc(r.extraKeys, func(k string) bool { return k == key })
+	if o := r.overrides(); o.extra != nil {
+		if _, ok := o.extra[key]; ok {
+			delete(o.extra, key)
+			o.extraKeys = slices.DeleteFunc(o.extraKeys, func(k string) bool { return k == key })
+		}
 	}
 	return true
 }
 
 // Keys implements goja.DynamicObject.
 func (r *echoResult) Keys() []string {
-	keys := make([]string, 0, len(resultKeys)+len(r.extraKeys))
+	o := r.overrides()
+	keys := make([]string, 0, len(resultKeys)+len(o.extraKeys))
 	for i, k := range resultKeys {
-		if r.deleted&(1<<i) == 0 {
+		if o.deleted&(1<<i) == 0 {
 			keys = append(keys, k)
 		}
 	}
-	return append(keys, r.extraKeys...)
+	return append(keys, o.extraKeys...)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/dnecho/dnecho/engine/metrics"
 )
@@ -38,6 +39,53 @@ func BenchmarkIngest(b *testing.B) {
 			}
 			wg.Wait()
 			b.ReportMetric(float64(per*producers)/b.Elapsed().Seconds(), "samples/s")
+		})
+	}
+}
+
+// BenchmarkIngestIteration pushes what one dnecho script iteration emits — the five dnecho
+// metrics and the four iteration builtins, sharing one tag set — through per-VU buffers, with
+// the per-datanode breakdowns the runner asks for. ns/op is per iteration (nine samples).
+func BenchmarkIngestIteration(b *testing.B) {
+	for _, producers := range []int{1, 32} {
+		b.Run(fmt.Sprintf("producers=%d", producers), func(b *testing.B) {
+			f := newFixture(b, Options{})
+			var ms []*metrics.Metric
+			for _, d := range []struct {
+				name string
+				typ  metrics.MetricType
+			}{{"dnecho_reqs", metrics.Counter}, {"dnecho_req_failed", metrics.Rate},
+				{"dnecho_data_sent", metrics.Counter}, {"dnecho_data_received", metrics.Counter}} {
+				m, err := f.reg.NewMetric(d.name, d.typ, metrics.Default)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ms = append(ms, m)
+			}
+			for _, m := range []string{"dnecho_req_duration", "dnecho_reqs", "dnecho_req_failed"} {
+				f.c.TrackBreakdown(m, "datanode")
+			}
+			f.c.Track(ms[1])
+			iter := []*metrics.Metric{f.rtt, ms[0], ms[1], ms[2], ms[3], f.b.DataSent, f.b.DataReceived, f.b.Iterations, f.b.IterationDuration}
+			tags := metrics.NewTags(map[string]string{"datanode": "96df7b4b-4592-4120-9eb5-3b4fb5cafc19", "result": "SUCCESS",
+				"scenario": "default", "group": "", "container": "1", "pipeline": "7a943c79-8bbd-478e-9249-3ded8153c627", "stream": "reuse"})
+			per := b.N/producers + 1
+			b.ReportAllocs()
+			b.ResetTimer()
+			var wg sync.WaitGroup
+			for p := 0; p < producers; p++ {
+				wg.Go(func() {
+					buf := metrics.NewBuffer(f.c, 0, 0)
+					now := time.Now()
+					for i := 0; i < per; i++ {
+						for _, m := range iter {
+							buf.Add(metrics.Sample{Metric: m, Time: now, Value: float64(i%5000) / 1000, Tags: tags})
+						}
+					}
+					buf.Flush()
+				})
+			}
+			wg.Wait()
 		})
 	}
 }

@@ -49,6 +49,20 @@ type Collector struct {
 	breakdowns map[string][]string // metric name → tag keys
 	tree       *checkTree
 	outputs    []Output
+
+	// recent caches lookup for the few metrics a run pushes most (a VU's iteration interleaves
+	// them, so the batch loop's one-entry cache alone misses on almost every sample). A linear
+	// scan of pointers is cheaper than hashing into series; any change to series clears it.
+	recent  [maxRecent]recentSeries
+	nRecent int
+}
+
+// maxRecent bounds Collector.recent.
+const maxRecent = 16
+
+type recentSeries struct {
+	m *metrics.Metric
+	s *series
 }
 
 // New returns an empty collector.
@@ -121,6 +135,7 @@ func (c *Collector) TrackBreakdown(metricName, key string) {
 			s.addBreakdown(key)
 		}
 	}
+	c.nRecent = 0
 }
 
 // track returns m's series, creating it; nil when m's type has no sink. Callers hold mu.
@@ -133,6 +148,7 @@ func (c *Collector) track(m *metrics.Metric) *series {
 		return nil
 	}
 	c.series[m] = s
+	c.nRecent = 0
 	c.order = append(c.order, s)
 	c.byName[m.Name] = s.sink
 	for _, sm := range c.subs[m.Name] {
@@ -146,16 +162,32 @@ func (c *Collector) track(m *metrics.Metric) *series {
 
 // lookup returns the series samples of m go to, or nil. Callers hold mu.
 func (c *Collector) lookup(m *metrics.Metric) *series {
+	for i := range c.nRecent {
+		if c.recent[i].m == m {
+			return c.recent[i].s
+		}
+	}
+	s := c.lookupSlow(m)
+	if c.nRecent < maxRecent {
+		c.recent[c.nRecent] = recentSeries{m, s}
+		c.nRecent++
+	}
+	return s
+}
+
+func (c *Collector) lookupSlow(m *metrics.Metric) *series {
 	if s, seen := c.series[m]; seen {
 		return s
 	}
 	if c.opts.ThresholdsOnly && len(c.breakdowns[m.Name]) == 0 {
 		c.series[m] = nil
+		c.nRecent = 0
 		return nil
 	}
 	s := c.track(m)
 	if s == nil {
 		c.series[m] = nil
+		c.nRecent = 0
 	}
 	return s
 }

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -228,5 +229,42 @@ func TestBadRegistrationsAreIgnored(t *testing.T) {
 	f.c.PushSamples([]metrics.Sample{{Metric: &metrics.Metric{Name: "odd", Type: metrics.MetricType(42)}, Value: 1}})
 	if n := len(f.c.Snapshot().Series); n != 0 {
 		t.Errorf("%d series", n)
+	}
+}
+
+// Producers share tag sets between samples; the per-series caches keyed by tag set must give the
+// same sinks, sub-metric matches and overflow counts as matching every sample afresh.
+func TestSharedTagSets(t *testing.T) {
+	f := newFixture(t, Options{MaxBreakdownValues: 2})
+	f.c.TrackBreakdown("dnecho_req_duration", "datanode")
+	f.c.TrackSubmetric(metrics.Submetric{Name: "dnecho_req_duration{result:SUCCESS}", Parent: f.rtt,
+		Tags: metrics.NewTags(map[string]string{"result": "SUCCESS"})})
+	dn1 := metrics.NewTags(map[string]string{"datanode": "dn1", "result": "SUCCESS"})
+	dn2 := metrics.NewTags(map[string]string{"datanode": "dn2", "result": "FAIL"})
+	dn3 := metrics.NewTags(map[string]string{"datanode": "dn3", "result": "SUCCESS"})
+	var batch []metrics.Sample
+	for _, tags := range []*metrics.Tags{dn1, dn1, dn2, dn3, dn3, dn1, nil, dn2, dn2} {
+		batch = append(batch, metrics.Sample{Metric: f.rtt, Value: 1, Tags: tags},
+			metrics.Sample{Metric: f.b.Iterations, Value: 1, Tags: tags})
+	}
+	// Two batches (each owned by the collector once pushed, so no shared backing array).
+	f.c.PushSamples(slices.Clone(batch[:7]))
+	f.c.PushSamples(slices.Clone(batch[7:]))
+	b, _ := f.c.GroupBy("dnecho_req_duration", "datanode")
+	if len(b.Values) != 2 || b.Overflow != 2 {
+		t.Fatalf("values %+v overflow %d", b.Values, b.Overflow)
+	}
+	for i, want := range map[int]int64{0: 3, 1: 3} {
+		if got := b.Values[i].Sink.(*metrics.TrendSink).Count(); got != want {
+			t.Errorf("%s: %d samples, want %d", b.Values[i].Value, got, want)
+		}
+	}
+	snap := f.c.Snapshot()
+	sub, _ := snap.Sink("dnecho_req_duration{result:SUCCESS}")
+	if got := sub.(*metrics.TrendSink).Count(); got != 5 {
+		t.Errorf("sub-metric: %d samples, want 5", got)
+	}
+	if it, _ := snap.Sink("iterations"); it.(*metrics.CounterSink).Sum != 9 {
+		t.Errorf("iterations: %v", it.(*metrics.CounterSink).Sum)
 	}
 }

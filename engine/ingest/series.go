@@ -16,6 +16,10 @@ type series struct {
 type subSeries struct {
 	sm   metrics.Submetric
 	sink metrics.Sink
+	// The outcome of matching the last tag set seen: samples arrive in runs sharing one
+	// (immutable) tag set, so matching is done once per run rather than once per sample.
+	lastTags  *metrics.Tags
+	lastMatch bool
 }
 
 // breakdown is one sink per value of a tag.
@@ -24,6 +28,11 @@ type breakdown struct {
 	byValue  map[string]metrics.Sink
 	order    []string // first-seen order
 	overflow int64    // samples whose value did not fit under the cap
+	// The sink of the last tag set seen (nil: none cached). Tags are immutable, so a tag set
+	// always maps to the same value; only sets with a sink are cached, so overflowing samples
+	// and samples without the tag take the full path and are counted as before.
+	lastTags *metrics.Tags
+	lastSink metrics.Sink
 }
 
 func newSeries(m *metrics.Metric, maxValues int) *series {
@@ -52,11 +61,19 @@ func (s *series) addBreakdown(key string) {
 func (s *series) add(smp *metrics.Sample) {
 	s.sink.Add(*smp)
 	for i := range s.subs {
-		if smp.Tags.Contains(s.subs[i].sm.Tags) {
-			s.subs[i].sink.Add(*smp)
+		sub := &s.subs[i]
+		if sub.lastTags != smp.Tags || sub.lastTags == nil {
+			sub.lastTags, sub.lastMatch = smp.Tags, smp.Tags.Contains(sub.sm.Tags)
+		}
+		if sub.lastMatch {
+			sub.sink.Add(*smp)
 		}
 	}
 	for _, b := range s.breakdowns {
+		if b.lastSink != nil && b.lastTags == smp.Tags {
+			b.lastSink.Add(*smp)
+			continue
+		}
 		v, ok := smp.Tags.Get(b.key)
 		if !ok {
 			continue
@@ -71,6 +88,7 @@ func (s *series) add(smp *metrics.Sample) {
 			b.byValue[v] = sink
 			b.order = append(b.order, v)
 		}
+		b.lastTags, b.lastSink = smp.Tags, sink
 		sink.Add(*smp)
 	}
 }

@@ -25,4 +25,5 @@ func (h *vuHandle) Scenario() *modules.Scenario      { return h.scenario }
 func (h *vuHandle) IterationInfo() modules.Iteration { return h.iterInfo }
 func (h *vuHandle) Test() *modules.Test              { return h.r.test }
 func (h *vuHandle) Push(s metrics.Sample)            { (*VU)(h).push(s) }
+func (h *vuHandle) Reserve(n int) []metrics.Sample   { return (*VU)(h).reserve(n) }
 func (h *vuHandle) AddData(sent, received int64)     { h.sent += sent; h.received += received }

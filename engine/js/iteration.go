@@ -24,6 +24,9 @@ var ErrNotActivated = errors.New("VU has no active scenario: call Activate first
 // the test env overridden by this scenario's env, so one scenario's values never leak into
 // another. Otherwise the object (and any change the script made to it) is kept.
 func (vu *VU) Activate(s *modules.Scenario) error {
+	// An interrupt can land just after an interrupted iteration returned (sleep returns early on
+	// its own); a new activation must not inherit it, as reading the exports below runs JS.
+	vu.disarm()
 	name := s.Exec
 	if name == "" {
 		name = "default"
@@ -99,12 +102,15 @@ func (vu *VU) RunIteration(ctx context.Context, it modules.Iteration) (interrupt
 	// returned normally (sleep returns early, the script then finishes).
 	interrupted = interrupted || ctx.Err() != nil
 
-	vu.emitData(end)
-	if !interrupted {
+	if interrupted {
+		vu.emitData(end)
+	} else {
 		b, tags, meta := vu.r.test.Builtin, vu.tags.Current(), vu.tags.Metadata()
-		vu.push(metrics.Sample{Metric: b.Iterations, Time: end, Value: 1, Tags: tags, Metadata: meta})
-		vu.push(metrics.Sample{Metric: b.IterationDuration, Time: end,
-			Value: float64(end.Sub(start)) / float64(time.Millisecond), Tags: tags, Metadata: meta})
+		s := vu.reserve(4)
+		vu.fillData(s[:2], end, tags, meta)
+		s[2] = metrics.Sample{Metric: b.Iterations, Time: end, Value: 1, Tags: tags, Metadata: meta}
+		s[3] = metrics.Sample{Metric: b.IterationDuration, Time: end,
+			Value: float64(end.Sub(start)) / float64(time.Millisecond), Tags: tags, Metadata: meta}
 	}
 	vu.maybeFlush(end)
 

@@ -96,6 +96,11 @@ type VU interface {
 	// Push appends a sample to the VU's buffer. The runner flushes the buffer to the test's
 	// metrics.Pusher in batches.
 	Push(s metrics.Sample)
+	// Reserve appends n samples to the VU's buffer and returns them for the caller to fill in,
+	// which spares a module that emits several samples per call a copy and a call per sample.
+	// The caller must set every returned sample (a nil Metric included) before it next calls
+	// into the VU or returns to the script, and must not keep the slice.
+	Reserve(n int) []metrics.Sample
 	// AddData counts bytes a module sent and received; the runner reports the totals as the
 	// data_sent and data_received samples of the current iteration.
 	AddData(sent, received int64)
