@@ -65,7 +65,7 @@ func (i *instance) newClient(arg goja.Value) (*client, error) {
 	}
 	scmAddrs, conf, caFiles := o.clusterOf(currentDefaults())
 	tOpts, lk := o.targetOptions(scmAddrs, conf)
-	tgt, err := i.root.resolve(i.vu.Context(), lk, tOpts)
+	tgt, err := i.root.resolve(i.vu.Context(), lk, tOpts, i.vu.Test().Logger)
 	if err != nil {
 		if errors.Is(err, errNoCluster) {
 			return nil, err

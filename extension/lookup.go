@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/dnecho/dnecho/ozone/target"
 )
@@ -69,7 +71,7 @@ func (o *clientOptions) targetOptions(scm []string, conf string) (target.Options
 // context, not the caller's: an interrupted VU init stops waiting without failing the lookup for
 // the others. A failed lookup is cached too — the test cannot start anyway, and a thousand VUs
 // should not each wait for an unreachable SCM. The first Client's lookupTimeout applies.
-func (r *Root) resolve(ctx context.Context, key lookupKey, o target.Options) (*target.Target, error) {
+func (r *Root) resolve(ctx context.Context, key lookupKey, o target.Options, log *slog.Logger) (*target.Target, error) {
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
@@ -83,6 +85,18 @@ func (r *Root) resolve(ctx context.Context, key lookupKey, o target.Options) (*t
 		go func() {
 			defer r.wg.Done()
 			defer close(e.done)
+			// A lookup normally takes milliseconds; while SCM is slow or unreachable, say so.
+			limit := o.LookupTimeout
+			if limit <= 0 {
+				limit = target.DefaultLookupTimeout
+			}
+			waiting := time.AfterFunc(min(2*time.Second, limit/2), func() {
+				if log != nil {
+					log.Warn(fmt.Sprintf("still waiting for SCM to answer the lookup of container %d "+
+						"(retrying; giving up after %s, see the Client's lookupTimeout option)", o.ContainerID, limit))
+				}
+			})
+			defer waiting.Stop()
 			e.tgt, e.err = target.Resolve(r.ctx, o)
 			if errors.Is(e.err, target.ErrNoCluster) {
 				e.err = errNoCluster
