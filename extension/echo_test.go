@@ -258,8 +258,8 @@ export default function () { two.echo(); one.echo(); }`, clusterEnv(c))
 			one = p
 		}
 	}
-	if len(two.clients) != 2 || two.clients[0] == two.clients[1] || len(one.clients) != 1 {
-		t.Fatalf("pool sizes %d and %d", len(two.clients), len(one.clients))
+	if two.clients.Len() != 2 || two.clientFor(0) == two.clientFor(1) || one.clients.Len() != 1 {
+		t.Fatalf("pool sizes %d and %d", two.clients.Len(), one.clients.Len())
 	}
 	// VU n uses client n mod 2: VUs 1 and 3 share one, VUs 2 and 4 the other; each client encoded
 	// its request once (the default shape), whatever the number of VUs.
@@ -267,7 +267,7 @@ export default function () { two.echo(); one.echo(); }`, clusterEnv(c))
 	for k := range rn.root.prepared {
 		used[k.client]++
 	}
-	for _, dc := range append(two.clients, one.clients...) {
+	for _, dc := range []*datanode.Client{two.clientFor(0), two.clientFor(1), one.clientFor(0)} {
 		if used[dc] != 1 {
 			t.Errorf("client %p prepared %d requests, want 1", dc, used[dc])
 		}

@@ -22,24 +22,19 @@ type poolKey struct {
 	tls      string // CA files joined with NUL
 }
 
-// pool is freon's --clients: N independent datanode clients, each with its own connections.
-// VU n uses client n mod N, as freon's task i uses client i mod N.
+// pool is freon's --clients for a Client option set: N independent datanode clients, each with
+// its own connections (target.Pool). VU n uses client n mod N, as freon's task i uses client i
+// mod N.
 type pool struct {
 	tgt       *target.Target
 	container int64
-	clients   []*datanode.Client
+	clients   *target.Pool
 }
 
 // clientFor returns the client a VU uses.
-func (p *pool) clientFor(vuID uint64) *datanode.Client {
-	return p.clients[vuID%uint64(len(p.clients))]
-}
+func (p *pool) clientFor(vuID uint64) *datanode.Client { return p.clients.For(vuID) }
 
-func (p *pool) close() {
-	for _, c := range p.clients {
-		_ = c.Close() // never fails
-	}
-}
+func (p *pool) close() { p.clients.Close() }
 
 // poolOf returns the shared pool for a Client, creating it on first use. Creating it is cheap
 // (connections are made lazily on the first call), so a mutex is enough.
@@ -66,18 +61,14 @@ func (r *Root) poolOf(key poolKey, tgt *target.Target, o *clientOptions, caFiles
 		// The message names the CLI flag; say where a script sets the CA files.
 		return nil, fmt.Errorf("%w (in a script: the Client's tlsCA option)", err)
 	}
-	p := &pool{tgt: tgt, container: o.ContainerID}
-	for range o.Clients {
-		c, err := datanode.New(tgt.Pipeline, dnOpts)
-		if err != nil {
-			p.close()
-			if o.Target != targetFirst && o.Target != targetAll {
-				err = fmt.Errorf("option target %q: %w", o.Target, err)
-			}
-			return nil, err
+	clients, err := target.NewPool(tgt, dnOpts, o.Clients)
+	if err != nil {
+		if o.Target != targetFirst && o.Target != targetAll {
+			err = fmt.Errorf("option target %q: %w", o.Target, err)
 		}
-		p.clients = append(p.clients, c)
+		return nil, err
 	}
+	p := &pool{tgt: tgt, container: o.ContainerID, clients: clients}
 	r.pools[key] = p
 	return p, nil
 }
