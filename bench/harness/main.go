@@ -30,7 +30,7 @@ func main() {
 	bin := flag.String("dnecho", "bin/dnecho", "dnecho binary")
 	raw := flag.String("raw", "bin/rawecho", "raw floor binary")
 	n := flag.Int("n", 100000, "calls per measurement")
-	reps := flag.Int("reps", 3, "repetitions; the median CPU per call is kept")
+	reps := flag.Int("reps", 5, "interleaved rounds; each tool's run with the median CPU per call is kept")
 	threads := flag.String("threads", "1,32", "thread counts (empty: memory figures only)")
 	flag.Parse()
 	var ts []string
@@ -78,7 +78,7 @@ func run(bin, raw string, n, reps int, threads []string) error {
 		time.Sleep(50 * time.Millisecond)
 	}
 	dn := info.DataNodes[0]
-	fmt.Printf("dnecho bench: %d calls per run, median of %d runs, DataNode %s, payload 0/0 KB\n\n", n, reps, dn.Addr)
+	fmt.Printf("dnecho bench: %d calls per run, median of %d interleaved rounds, DataNode %s, payload 0/0 KB\n\n", n, reps, dn.Addr)
 	fmt.Printf("%-8s %-11s %-7s %12s %9s %9s %12s %9s\n", "threads", "stream", "tool", "calls/s", "p50 ms", "p99 ms", "CPU/call", "ratio")
 	for _, t := range threads {
 		if t == "" {
@@ -91,23 +91,16 @@ func run(bin, raw string, n, reps int, threads []string) error {
 				rawArgs = append(rawArgs, "-reuse")
 				dnArgs = append(dnArgs, "--stream", "reuse")
 			}
-			r, err := measure(raw, rawArgs, reps)
-			if err != nil {
-				return err
-			}
-			d, err := measure(bin, dnArgs, reps)
-			if err != nil {
-				return err
-			}
-			print := func(tool string, x result, ratio string) {
-				fmt.Printf("%-8s %-11s %-7s %12.0f %9s %9s %12s %9s\n", t, mode, tool, x.callsPerS, ms(x.p50), ms(x.p99), x.cpuPerCall, ratio)
-			}
 			script := []string{"run", "-q", "--summary-trend-stats", "med,p(99)", "-e", "DNECHO_SCM=" + info.SCM[0],
 				"-e", "ITERATIONS=" + strconv.Itoa(n), "-e", "THREADS=" + t, "-e", "PAYLOAD_RESP_KB=0", "-e", "STREAM=" + mode,
 				"examples/freon-equivalent.js"}
-			j, err := measure(bin, script, reps)
+			rs, err := measure(reps, tool{raw, rawArgs}, tool{bin, dnArgs}, tool{bin, script})
 			if err != nil {
 				return err
+			}
+			r, d, j := rs[0], rs[1], rs[2]
+			print := func(tool string, x result, ratio string) {
+				fmt.Printf("%-8s %-11s %-7s %12.0f %9s %9s %12s %9s\n", t, mode, tool, x.callsPerS, ms(x.p50), ms(x.p99), x.cpuPerCall, ratio)
 			}
 			print("raw", r, "1.00")
 			print("dnecho", d, fmt.Sprintf("%.2fx", float64(d.cpuPerCall)/float64(r.cpuPerCall)))
@@ -199,18 +192,31 @@ func ms(v float64) string {
 	return fmt.Sprintf("%.3f", v)
 }
 
-// measure runs the program reps times and keeps the run with the median CPU per call.
-func measure(bin string, args []string, reps int) (result, error) {
-	var rs []result
-	for i := 0; i < reps; i++ {
-		r, err := once(bin, args)
-		if err != nil {
-			return result{}, err
+// tool is one program and its arguments.
+type tool struct {
+	bin  string
+	args []string
+}
+
+// measure runs the tools in turn, reps rounds (raw, dnecho, run, raw, ...), so that the machine's
+// drift hits every tool alike, and keeps each tool's run with the median CPU per call.
+func measure(reps int, tools ...tool) ([]result, error) {
+	runs := make([][]result, len(tools))
+	for range reps {
+		for i, tl := range tools {
+			r, err := once(tl.bin, tl.args)
+			if err != nil {
+				return nil, err
+			}
+			runs[i] = append(runs[i], r)
 		}
-		rs = append(rs, r)
 	}
-	sort.Slice(rs, func(i, j int) bool { return rs[i].cpuPerCall < rs[j].cpuPerCall })
-	return rs[len(rs)/2], nil
+	out := make([]result, len(tools))
+	for i, rs := range runs {
+		sort.Slice(rs, func(a, b int) bool { return rs[a].cpuPerCall < rs[b].cpuPerCall })
+		out[i] = rs[len(rs)/2]
+	}
+	return out, nil
 }
 
 var (
