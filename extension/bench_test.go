@@ -68,7 +68,7 @@ export default function () {
   const r = client.echo();
   if (!r.ok) throw new Error(r.result + ': ' + r.message);
 }`, clusterEnv(c))
-	rn.out.discard.Store(true) // a runner aggregates samples; keeping them all would skew B/op
+	rn.out.Discard.Store(true) // a runner aggregates samples; keeping them all would skew B/op
 	for _, conc := range benchConcurrency {
 		b.Run(fmt.Sprintf("c=%d", conc), func(b *testing.B) {
 			// A cancellable context, as the scheduler passes.

@@ -121,7 +121,7 @@ export default function () {
 			t.Errorf("case %d: %q does not contain %q", i, s, w)
 		}
 	}
-	if n := len(rn.out.byName(MetricReqs)); n != 0 {
+	if n := len(rn.out.ByName(MetricReqs)); n != 0 {
 		t.Errorf("%d dnecho_reqs samples for requests that were never sent", n)
 	}
 }
@@ -162,7 +162,7 @@ export default function () {
 		t.Errorf("stopped first DataNode with retries: %v", inj)
 	}
 	vu.Flush()
-	failed := rn.out.byName(MetricReqFailed)
+	failed := rn.out.ByName(MetricReqFailed)
 	if len(failed) != 4 {
 		t.Fatalf("%d dnecho_req_failed samples, want 4", len(failed))
 	}
@@ -207,7 +207,7 @@ export default function () {
 		t.Errorf("per-call throw: %v", out[3])
 	}
 	vu.Flush()
-	if n := len(rn.out.byName(MetricReqs)); n != 4 {
+	if n := len(rn.out.ByName(MetricReqs)); n != 4 {
 		t.Errorf("%d dnecho_reqs samples, want 4: thrown failures are counted too", n)
 	}
 }
@@ -299,7 +299,7 @@ export default function () { globalThis.r = client.echo(); }`, clusterEnv(c))
 		t.Fatalf("interrupt took %s", d)
 	}
 	vu.Flush()
-	if n := len(rn.out.byName(MetricReqs)); n != 0 {
+	if n := len(rn.out.ByName(MetricReqs)); n != 0 {
 		t.Errorf("%d dnecho_reqs samples for an interrupted call", n)
 	}
 	for _, dn := range c.DataNodes() {

@@ -71,16 +71,16 @@ func TestExamples(t *testing.T) {
 				}
 			}
 			vu.Flush()
-			reqs := rn.out.byName(MetricReqs)
+			reqs := rn.out.ByName(MetricReqs)
 			if len(reqs) != 3*len(scenarios) {
 				t.Fatalf("%d dnecho_reqs samples, want %d", len(reqs), 3*len(scenarios))
 			}
-			for _, s := range rn.out.byName(MetricReqFailed) {
+			for _, s := range rn.out.ByName(MetricReqFailed) {
 				if s.Value != 0 {
 					t.Fatalf("a call failed: %v", s.Tags.Map())
 				}
 			}
-			for _, s := range rn.out.byName("checks") {
+			for _, s := range rn.out.ByName("checks") {
 				if s.Value != 1 {
 					t.Fatalf("check failed: %v", s.Tags.Map())
 				}
@@ -107,7 +107,7 @@ func checkExample(t *testing.T, name string, c *minicluster.Cluster, rn *run, op
 		}
 	case "payload-sweep.js":
 		seen := map[string]bool{}
-		for _, s := range rn.out.byName(MetricReqDuration) {
+		for _, s := range rn.out.ByName(MetricReqDuration) {
 			p, _ := s.Tags.Get("payload")
 			seen[p] = true
 		}
@@ -115,7 +115,7 @@ func checkExample(t *testing.T, name string, c *minicluster.Cluster, rn *run, op
 			t.Errorf("payload tags seen: %v", seen)
 		}
 	case "typescript.ts":
-		if s := rn.out.byName(MetricReqs)[0]; s.Tags.Map()["suite"] != "typescript" {
+		if s := rn.out.ByName(MetricReqs)[0]; s.Tags.Map()["suite"] != "typescript" {
 			t.Errorf("client tags missing: %v", s.Tags.Map())
 		}
 	}

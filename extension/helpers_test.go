@@ -1,20 +1,18 @@
 package dnecho
 
 import (
-	"bytes"
 	"context"
+	"github.com/dnecho/dnecho/internal/testkit"
 	"log/slog"
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 
 	"go.uber.org/goleak"
 
 	"github.com/dnecho/dnecho/engine/js"
 	"github.com/dnecho/dnecho/engine/js/modules"
-	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/minicluster"
 )
 
@@ -29,54 +27,6 @@ func startCluster(tb testing.TB, o minicluster.Options) *minicluster.Cluster {
 	}
 	tb.Cleanup(func() { _ = c.Close() })
 	return c
-}
-
-// collector is a Pusher that keeps every sample.
-type collector struct {
-	mu      sync.Mutex
-	samples []metrics.Sample
-	discard atomic.Bool // benchmarks drop samples
-}
-
-func (c *collector) PushSamples(s []metrics.Sample) {
-	if c.discard.Load() {
-		metrics.RecycleBatch(s) // as the collector does without outputs
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.samples = append(c.samples, s...)
-}
-
-// byName returns the collected samples of one metric.
-func (c *collector) byName(name string) []metrics.Sample {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var out []metrics.Sample
-	for _, s := range c.samples {
-		if s.Metric.Name == name {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// logBuffer is a goroutine-safe log sink.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // run is one loaded script with the Root of its dnecho module and its samples.
@@ -190,3 +140,9 @@ func wantErr(tb testing.TB, err error, parts ...string) {
 		}
 	}
 }
+
+// collector keeps every sample pushed to it.
+type collector = testkit.Samples
+
+// logBuffer is a goroutine-safe buffer for log output.
+type logBuffer = testkit.SyncBuffer

@@ -59,7 +59,7 @@ export default function () {
 		{MetricDataSent, metrics.Counter, func(v float64) bool { return int(v) == sent }},
 		{MetricDataReceived, metrics.Counter, func(v float64) bool { return v > 100 && v < 200 }},
 	} {
-		samples := rn.out.byName(m.name)
+		samples := rn.out.ByName(m.name)
 		if len(samples) != 3 {
 			t.Fatalf("%s: %d samples, want 3", m.name, len(samples))
 		}
@@ -80,7 +80,7 @@ export default function () {
 	}
 	// The bytes also count towards the iteration's data_sent / data_received.
 	var dataSent float64
-	for _, s := range rn.out.byName("data_sent") {
+	for _, s := range rn.out.ByName("data_sent") {
 		dataSent += s.Value
 	}
 	if want := float64(3 * sent); dataSent != want {
@@ -99,7 +99,7 @@ export default function () { client.echo(); }`, clusterEnv(c))
 	c.DataNodes()[0].Stop()
 	iterate(t, vu)
 	vu.Flush()
-	samples := rn.out.byName(MetricReqFailed)
+	samples := rn.out.ByName(MetricReqFailed)
 	if len(samples) != 2 || samples[0].Value != 0 || samples[1].Value != 1 {
 		t.Fatalf("dnecho_req_failed samples: %+v", samples)
 	}

@@ -1,9 +1,8 @@
 package freon
 
 import (
-	"bytes"
+	"github.com/dnecho/dnecho/internal/testkit"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -33,24 +32,6 @@ func TestProgressLine(t *testing.T) {
 	if got := ProgressLogMessage(2, 3); got != "Progress: 66.67 % (2 out of 3)" {
 		t.Error(got)
 	}
-}
-
-// syncBuffer lets the progress goroutine write while the test reads afterwards.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func TestProgressBarInteractiveAtMax(t *testing.T) {
@@ -96,3 +77,6 @@ func TestProgressBarLogs(t *testing.T) {
 		t.Errorf("last line %q", last)
 	}
 }
+
+// syncBuffer is a goroutine-safe buffer for log output.
+type syncBuffer = testkit.SyncBuffer

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/dnecho/dnecho/internal/testkit"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -66,24 +66,6 @@ func (e summaryExport) count(metric string) float64 {
 	}
 	c, _ := m["count"].(float64)
 	return c
-}
-
-// lockedBuffer is written by a child process's pipe copier and read by the test.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // liveRun is a `dnecho run` started in the background, to be signalled.
@@ -179,3 +161,6 @@ func dnechoWith(t *testing.T, env []string, stdin string, args ...string) runRes
 	}
 	return r
 }
+
+// lockedBuffer is a goroutine-safe buffer for log output.
+type lockedBuffer = testkit.SyncBuffer

@@ -69,7 +69,7 @@ func TestConstantArrivalRate(t *testing.T) {
 		t.Errorf("observer saw %d delays for %d iterations", len(obs.d), len(recs))
 	}
 	// 10 VUs for 5 ms iterations every 50 ms: even a catch-up burst after a stall finds one idle.
-	if d := h.col.sum("dropped_iterations"); d != 0 {
+	if d := h.col.Sum("dropped_iterations"); d != 0 {
 		t.Errorf("dropped %v iterations with idle VUs available", d)
 	}
 	if len(right) != 3 || !strings.HasSuffix(right[0], "/10 VUs") || right[2] != "20.00 iters/s" {
@@ -112,7 +112,7 @@ func TestArrivalRateDropsWhenBusy(t *testing.T) {
 	if h.rt.count("d", Interrupted) != 1 {
 		t.Error("the busy iteration must be interrupted at the hard end")
 	}
-	drops := h.col.byName("dropped_iterations")
+	drops := h.col.ByName("dropped_iterations")
 	within(t, "dropped samples", float64(len(drops)), 19, 1)
 	for _, s := range drops {
 		if v, _ := s.Tags.Get("scenario"); s.Value != 1 || v != "d" {
@@ -144,7 +144,7 @@ func TestArrivalRateGrowsVUs(t *testing.T) {
 	if maxActive > 4 {
 		t.Errorf("%d VUs active, more than maxVUs", maxActive)
 	}
-	started, dropped := len(h.rt.records()), int(h.col.sum("dropped_iterations"))
+	started, dropped := len(h.rt.records()), int(h.col.Sum("dropped_iterations"))
 	within(t, "started + dropped", float64(started+dropped), 20, 1)
 	if dropped == 0 {
 		t.Error("the iteration that triggered growth should have been dropped")

@@ -1,8 +1,8 @@
 package executor
 
 import (
-	"bytes"
 	"context"
+	"github.com/dnecho/dnecho/internal/testkit"
 	"log/slog"
 	"slices"
 	"strings"
@@ -12,8 +12,6 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
-
-	"github.com/dnecho/dnecho/engine/metrics"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -140,56 +138,6 @@ func sleepBody(d time.Duration) func(context.Context, rec) IterationResult {
 	}
 }
 
-// collector keeps every sample pushed to it.
-type collector struct {
-	mu      sync.Mutex
-	samples []metrics.Sample
-}
-
-func (c *collector) PushSamples(s []metrics.Sample) {
-	c.mu.Lock()
-	c.samples = append(c.samples, s...)
-	c.mu.Unlock()
-}
-
-func (c *collector) byName(name string) []metrics.Sample {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var out []metrics.Sample
-	for _, s := range c.samples {
-		if s.Metric.Name == name {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-func (c *collector) sum(name string) float64 {
-	var t float64
-	for _, s := range c.byName(name) {
-		t += s.Value
-	}
-	return t
-}
-
-// logBuf is a goroutine-safe log sink.
-type logBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuf) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuf) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // harness wires a scheduler to a fake runtime, a sample collector and a log buffer, with the
 // 1 s minimum duration lifted so real-time tests stay short.
 type harness struct {
@@ -281,3 +229,9 @@ type contextT = context.Context
 type errText string
 
 func (e errText) Error() string { return string(e) }
+
+// collector keeps every sample pushed to it.
+type collector = testkit.Samples
+
+// logBuf is a goroutine-safe buffer for log output.
+type logBuf = testkit.SyncBuffer

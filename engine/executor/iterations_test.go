@@ -50,7 +50,7 @@ func TestSharedIterationsSplit(t *testing.T) {
 	if total != 100 || len(perVU) != 4 {
 		t.Errorf("split over %d VUs summing to %d", len(perVU), total)
 	}
-	if d := h.col.byName("dropped_iterations"); len(d) != 0 {
+	if d := h.col.ByName("dropped_iterations"); len(d) != 0 {
 		t.Errorf("dropped_iterations = %v, want none", d)
 	}
 	in := h.s.Instance()
@@ -71,7 +71,7 @@ func TestSharedIterationsMaxDurationDrops(t *testing.T) {
 	}
 	started := len(h.rt.records())
 	within(t, "started iterations", float64(started), 6, 2)
-	d := h.col.byName("dropped_iterations")
+	d := h.col.ByName("dropped_iterations")
 	if len(d) != 1 || d[0].Value != float64(50-started) {
 		t.Fatalf("dropped_iterations = %v, want one sample of %d", d, 50-started)
 	}
@@ -111,7 +111,7 @@ func TestPerVUIterationsDropsPerVU(t *testing.T) {
 	for _, r := range h.rt.records() {
 		started[string(rune('0'+r.VU.InInstance))]++
 	}
-	d := h.col.byName("dropped_iterations")
+	d := h.col.ByName("dropped_iterations")
 	if len(d) != 2 {
 		t.Fatalf("dropped samples = %v, want one per VU", d)
 	}

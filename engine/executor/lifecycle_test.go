@@ -209,7 +209,7 @@ func TestGauges(t *testing.T) {
 	if _, err := h.run(); err != nil {
 		t.Fatal(err)
 	}
-	vus, vusMax := h.col.byName("vus"), h.col.byName("vus_max")
+	vus, vusMax := h.col.ByName("vus"), h.col.ByName("vus_max")
 	// One sample per second while the scenario runs (at 1s here): none at the start, when no VU is
 	// active yet, nor after the end, when all are released — those would pin the gauges' last value
 	// and minimum to 0.

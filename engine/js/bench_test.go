@@ -77,7 +77,7 @@ export default function () {
 		runtime.ReadMemStats(&after)
 		total += float64(after.HeapAlloc-before.HeapAlloc) / perRound / 1024
 		runtime.KeepAlive(vus)
-		e.out.reset()
+		e.out.Reset()
 	}
 	b.ReportMetric(total/float64(b.N), "KiB/VU")
 }

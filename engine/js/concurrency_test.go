@@ -62,7 +62,7 @@ export function late() { return require("./lib.js"); }`,
 	for err := range errs {
 		t.Fatal(err)
 	}
-	if n := len(e.out.byName("concurrent_total")); n != vus*iters {
+	if n := len(e.out.ByName("concurrent_total")); n != vus*iters {
 		t.Fatalf("%d samples, want %d", n, vus*iters)
 	}
 	var passes int64
@@ -109,7 +109,7 @@ export default function () {}`}, "s.js", Config{})
 	if len(sum.Groups) != 1 || sum.Groups[0].Path != "::setup" || sum.Groups[0].Checks[0].Path != "::setup::setup ok" {
 		t.Fatalf("groups %+v (teardown without checks must not be listed)", sum.Groups)
 	}
-	checks := e.out.byName("checks")
+	checks := e.out.ByName("checks")
 	if g, _ := checks[0].Tags.Get("group"); len(checks) != 1 || g != "::setup" {
 		t.Fatalf("setup check samples %+v", checks)
 	}

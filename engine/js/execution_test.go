@@ -69,7 +69,7 @@ export default function () {
 	if got := global(vu, "opts"); got != `{"scenarios":{"default":{"executor":"shared-iterations"}},"tags":{"run":"r"}}|true|true` {
 		t.Fatalf("options %v", got)
 	}
-	tagged := e.out.byName("tagged")
+	tagged := e.out.ByName("tagged")
 	if len(tagged) != 2 {
 		t.Fatalf("%d samples", len(tagged))
 	}
@@ -80,7 +80,7 @@ export default function () {
 		t.Fatal("deleted tag still present")
 	}
 	// Tags set by the script persist into later iterations (and the iterations sample).
-	its := e.out.byName("iterations")
+	its := e.out.ByName("iterations")
 	if _, ok := its[0].Tags.Get("mytag"); ok {
 		t.Fatal("deleted tag on the iterations sample")
 	}
@@ -134,7 +134,7 @@ export default function () {
 		t.Fatalf("OnAbort calls %d", len(aborted))
 	}
 	vu.Flush()
-	if n := len(e.out.byName("iterations")); n != 1 {
+	if n := len(e.out.ByName("iterations")); n != 1 {
 		t.Fatalf("%d iterations samples, want 1 (the aborted one is interrupted)", n)
 	}
 	// The VU is usable afterwards (the interrupt was cleared).
@@ -166,7 +166,7 @@ func TestVUAndIterMetadata(t *testing.T) {
 	iterate(t, vu)
 	iterate(t, vu)
 	vu.Flush()
-	its := e.out.byName("iterations")
+	its := e.out.ByName("iterations")
 	if len(its) != 2 || its[1].Metadata["vu"] != "4" || its[1].Metadata["iter"] != "1" || its[0].Metadata["iter"] != "0" {
 		t.Fatalf("metadata %v %v", its[0].Metadata, its[1].Metadata)
 	}

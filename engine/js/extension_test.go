@@ -143,14 +143,14 @@ export default function () {
 	if c := global(vu2, "result").([]any)[3]; c != int64(1) {
 		t.Fatalf("vu2 bump = %v: per-VU state leaked", c)
 	}
-	calls := e.out.byName("test_calls")
+	calls := e.out.ByName("test_calls")
 	if len(calls) != 3 || calls[0].Value != 7 {
 		t.Fatalf("test_calls samples = %+v", calls)
 	}
 	if sc, _ := calls[0].Tags.Get("scenario"); sc != "default" {
 		t.Fatalf("module sample tags = %v", calls[0].Tags.Map())
 	}
-	sent, recv := e.out.byName("data_sent"), e.out.byName("data_received")
+	sent, recv := e.out.ByName("data_sent"), e.out.ByName("data_received")
 	if len(sent) != 3 || sent[0].Value != 10 || recv[0].Value != 20 {
 		t.Fatalf("data samples: sent=%+v recv=%+v", sent, recv)
 	}

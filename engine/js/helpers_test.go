@@ -1,16 +1,14 @@
 package js
 
 import (
-	"bytes"
 	"context"
+	"github.com/dnecho/dnecho/internal/testkit"
 	"log/slog"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/dnecho/dnecho/engine/js/modules"
-	"github.com/dnecho/dnecho/engine/metrics"
 )
 
 // writeFiles creates files (name → content) in a new temporary directory and returns it.
@@ -27,55 +25,6 @@ func writeFiles(t testing.TB, files map[string]string) string {
 		}
 	}
 	return dir
-}
-
-// collector is a Pusher that keeps every sample.
-type collector struct {
-	mu      sync.Mutex
-	samples []metrics.Sample
-}
-
-func (c *collector) PushSamples(s []metrics.Sample) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.samples = append(c.samples, s...)
-}
-
-// byName returns the collected samples of one metric.
-func (c *collector) byName(name string) []metrics.Sample {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var out []metrics.Sample
-	for _, s := range c.samples {
-		if s.Metric.Name == name {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-func (c *collector) reset() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.samples = nil
-}
-
-// logBuffer is a goroutine-safe log sink.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // env bundles a loaded script with its sample collector and log.
@@ -151,3 +100,9 @@ var scenarioQuick = modules.Scenario{Name: "quick", Exec: "quick"}
 
 // scenarioDefault activates the default function.
 var scenarioDefault = modules.Scenario{Name: "default", Executor: "constant-vus"}
+
+// collector keeps every sample pushed to it.
+type collector = testkit.Samples
+
+// logBuffer is a goroutine-safe buffer for log output.
+type logBuffer = testkit.SyncBuffer

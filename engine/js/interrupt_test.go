@@ -34,17 +34,17 @@ export default function () { ` + tc.body + ` }`}, "script.js", Config{})
 				t.Fatal("script kept running after the interrupt")
 			}
 			vu.Flush()
-			if n := len(e.out.byName("iterations")) + len(e.out.byName("iteration_duration")); n != 0 {
+			if n := len(e.out.ByName("iterations")) + len(e.out.ByName("iteration_duration")); n != 0 {
 				t.Fatalf("interrupted iteration emitted %d iteration samples", n)
 			}
-			if n := len(e.out.byName("checks")); n != 0 {
+			if n := len(e.out.ByName("checks")); n != 0 {
 				t.Fatalf("interrupted check recorded %d samples", n)
 			}
-			if n := len(e.out.byName("data_sent")); n != 1 {
+			if n := len(e.out.ByName("data_sent")); n != 1 {
 				t.Fatalf("data_sent samples %d", n)
 			}
 			// The VU is reusable: the next iteration is not hit by a stale interrupt.
-			e.out.reset()
+			e.out.Reset()
 			if err := vu.Activate(&scenarioQuick); err != nil {
 				t.Fatal(err)
 			}

@@ -31,7 +31,7 @@ export default function () {
 
 	type key struct{ check, group string }
 	got := map[key][]float64{}
-	for _, s := range e.out.byName("checks") {
+	for _, s := range e.out.ByName("checks") {
 		c, _ := s.Tags.Get("check")
 		g, _ := s.Tags.Get("group")
 		got[key{c, g}] = append(got[key{c, g}], s.Value)
@@ -55,7 +55,7 @@ export default function () {
 	}
 
 	var groupsSeen []string
-	for _, s := range e.out.byName("group_duration") {
+	for _, s := range e.out.ByName("group_duration") {
 		g, _ := s.Tags.Get("group")
 		groupsSeen = append(groupsSeen, g)
 	}
@@ -94,7 +94,7 @@ export default function () { ` + tc.body + ` }`}, "script.js", Config{})
 			}
 			// The iteration still counts as complete.
 			vu.Flush()
-			if n := len(e.out.byName("iterations")); n != 1 {
+			if n := len(e.out.ByName("iterations")); n != 1 {
 				t.Fatalf("%d iterations samples", n)
 			}
 		})

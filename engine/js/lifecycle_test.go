@@ -46,12 +46,12 @@ export function handleSummary() { record("summary vu=" + __VU); }
 	if got := mod.log(); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("calls:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	for _, s := range e.out.byName("iterations") {
+	for _, s := range e.out.ByName("iterations") {
 		if g, _ := s.Tags.Get("group"); g != "" {
 			t.Fatalf("iterations sample group tag %q", g)
 		}
 	}
-	if n := len(e.out.byName("iterations")); n != 2 {
+	if n := len(e.out.ByName("iterations")); n != 2 {
 		t.Fatalf("%d iterations samples, want 2 (setup/teardown emit none)", n)
 	}
 }

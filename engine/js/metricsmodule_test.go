@@ -59,7 +59,7 @@ export default function () {
 		}
 	}
 	values := func(name string) (out []float64) {
-		for _, s := range e.out.byName(name) {
+		for _, s := range e.out.ByName(name) {
 			out = append(out, s.Value)
 		}
 		return out
@@ -70,7 +70,7 @@ export default function () {
 	if v := values("my_gauge"); len(v) != 1 || v[0] != 7 {
 		t.Fatalf("gauge values %v", v)
 	}
-	counter := e.out.byName("my_counter")
+	counter := e.out.ByName("my_counter")
 	if len(counter) != 2 {
 		t.Fatalf("counter samples %d", len(counter))
 	}

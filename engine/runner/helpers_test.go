@@ -3,10 +3,10 @@ package runner
 import (
 	"bytes"
 	"context"
+	"github.com/dnecho/dnecho/internal/testkit"
 	"log/slog"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,24 +18,6 @@ import (
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
-
-// syncBuffer collects log output from several goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // testRunOutput is what one Run did.
 type testRunOutput struct {
@@ -101,3 +83,6 @@ func metricValue(s *summary.Data, name, key string) float64 {
 func cliIterations(vus, iters int64) options.Options {
 	return options.Options{VUs: executor.NewNullInt(vus), Iterations: executor.NewNullInt(iters)}
 }
+
+// syncBuffer is a goroutine-safe buffer for log output.
+type syncBuffer = testkit.SyncBuffer

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/dnecho/dnecho/internal/testkit"
 	"log/slog"
 	"strings"
 	"sync"
@@ -92,24 +93,6 @@ func TestBar(t *testing.T) {
 			t.Errorf("bar(%v, %d) = %q, want %q", c.f, c.size, got, c.want)
 		}
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for the display's goroutine and the test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func snapshotSource(completed *int64, mu *sync.Mutex) Source {
@@ -228,3 +211,6 @@ func TestLogFormats(t *testing.T) {
 		t.Errorf("text attrs: %q", b.String())
 	}
 }
+
+// syncBuffer is a goroutine-safe buffer for log output.
+type syncBuffer = testkit.SyncBuffer
