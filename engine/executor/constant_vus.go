@@ -3,7 +3,6 @@ package executor
 import (
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 )
 
@@ -67,15 +66,7 @@ func (r *constantVUsRunner) run() error {
 	if err != nil {
 		return err
 	}
-	var wg sync.WaitGroup
-	for _, h := range hs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r.sc.loopVU(h, r.sc.nextLooping)
-		}()
-	}
-	wg.Wait()
+	eachVU(hs, func(h *vuHandle) { r.sc.loopVU(h, r.sc.nextLooping) })
 	return nil
 }
 

@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -87,6 +88,19 @@ func (sc *scenarioRun) loopVU(h *vuHandle, next func() (int64, bool)) {
 func (sc *scenarioRun) nextLooping() (int64, bool) { return sc.nextIter.Add(1) - 1, true }
 
 // getVUs takes n VUs from the pool for the scenario's start.
+// eachVU runs f for every VU, each on its own goroutine, and returns when all have returned.
+func eachVU(hs []*vuHandle, f func(h *vuHandle)) {
+	var wg sync.WaitGroup
+	for _, h := range hs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(h)
+		}()
+	}
+	wg.Wait()
+}
+
 func (sc *scenarioRun) getVUs(n int64) ([]*vuHandle, error) {
 	hs := make([]*vuHandle, 0, n)
 	for range n {

@@ -3,7 +3,6 @@ package executor
 import (
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 )
 
@@ -75,24 +74,18 @@ func (r *perVUIterationsRunner) run() error {
 	if err != nil {
 		return err
 	}
-	var wg sync.WaitGroup
-	for _, h := range hs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var done int64
-			r.sc.loopVU(h, func() (int64, bool) {
-				if done == r.iters {
-					return 0, false
-				}
-				done++
-				return r.sc.nextIter.Add(1) - 1, true
-			})
-			// maxDuration cut this VU short: report what it did not start (§3.4).
-			r.sc.pushDropped(r.iters-done, h.id.InInstance)
-		}()
-	}
-	wg.Wait()
+	eachVU(hs, func(h *vuHandle) {
+		var done int64
+		r.sc.loopVU(h, func() (int64, bool) {
+			if done == r.iters {
+				return 0, false
+			}
+			done++
+			return r.sc.nextIter.Add(1) - 1, true
+		})
+		// maxDuration cut this VU short: report what it did not start (§3.4).
+		r.sc.pushDropped(r.iters-done, h.id.InInstance)
+	})
 	return nil
 }
 

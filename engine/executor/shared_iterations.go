@@ -3,7 +3,7 @@ package executor
 import (
 	"errors"
 	"fmt"
-	"sync"
+
 	"sync/atomic"
 	"time"
 )
@@ -99,17 +99,11 @@ func (r *sharedIterationsRunner) run() error {
 		n := r.claimed.Add(1) - 1
 		return n, n < r.total
 	}
-	var wg sync.WaitGroup
-	for _, h := range hs {
-		wg.Add(1)
-		r.active.Add(1)
-		go func() {
-			defer wg.Done()
-			defer r.active.Add(-1)
-			r.sc.loopVU(h, next)
-		}()
-	}
-	wg.Wait()
+	r.active.Add(int64(len(hs))) // all counted before the first starts, as before
+	eachVU(hs, func(h *vuHandle) {
+		defer r.active.Add(-1)
+		r.sc.loopVU(h, next)
+	})
 	// Iterations nobody claimed before maxDuration are reported once, as one sample (§3.4).
 	r.sc.pushDropped(r.total-min(r.claimed.Load(), r.total), 0)
 	return nil
