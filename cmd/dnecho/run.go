@@ -13,12 +13,13 @@ import (
 	"golang.org/x/term"
 
 	"github.com/dnecho/dnecho/engine/executor"
+	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/options"
 	"github.com/dnecho/dnecho/engine/runner"
 	"github.com/dnecho/dnecho/engine/ui"
-	dnechoext "github.com/dnecho/dnecho/extension"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
+	dnechoext "github.com/dnecho/dnecho/xdnecho"
 )
 
 // envSCM is the __ENV variable scripts conventionally read the SCM address from; --local-cluster
@@ -136,18 +137,21 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 	}))
 	disp.SetLogger(log)
 
+	var defaults dnechoext.Defaults
 	if f.localCluster {
-		stop, err := startLocalCluster(f, scriptEnv, log)
+		d, stop, err := startLocalCluster(f, scriptEnv, log)
 		if err != nil {
 			return withCode(runner.ExitGeneric, err)
 		}
 		defer stop()
+		defaults = d
 	}
 
 	_, err = runner.Run(sig.soft, runner.Config{
 		Script: script, Source: source, Layers: layers, Env: scriptEnv, SystemEnv: sysEnv,
 		Stdout: s.out, Stderr: s.err, StdoutTTY: outTTY, StderrTTY: errTTY,
 		Logger: log, Display: disp, Hard: sig.hard, Breakdowns: dnechoBreakdowns(),
+		Modules: map[string]modules.Factory{dnechoext.ImportPath: dnechoext.Factory(defaults)},
 	})
 	if err != nil {
 		return withCode(runner.ExitCode(err), err)
@@ -286,37 +290,36 @@ func (f *runFlags) scriptEnv(sysEnv map[string]string, includeSystem bool) (map[
 	return env, nil
 }
 
-// startLocalCluster starts the emulated cluster for --local-cluster and points the dnecho module
-// at it. The returned function stops it.
-func startLocalCluster(f *runFlags, env map[string]string, log *slog.Logger) (stop func(), err error) {
+// startLocalCluster starts the emulated cluster for --local-cluster and returns the dnecho
+// module's defaults that point at it. The returned function stops it.
+func startLocalCluster(f *runFlags, env map[string]string, log *slog.Logger) (d dnechoext.Defaults, stop func(), err error) {
 	if f.lcDataNodes < 1 {
-		return nil, fmt.Errorf("--local-cluster-datanodes %d: at least 1", f.lcDataNodes)
+		return d, nil, fmt.Errorf("--local-cluster-datanodes %d: at least 1", f.lcDataNodes)
 	}
 	if f.lcLatency < 0 {
-		return nil, fmt.Errorf("--local-cluster-latency %s: can't be negative", f.lcLatency)
+		return d, nil, fmt.Errorf("--local-cluster-latency %s: can't be negative", f.lcLatency)
 	}
 	dir, err := os.MkdirTemp("", "dnecho-local-cluster-")
 	if err != nil {
-		return nil, err
+		return d, nil, err
 	}
 	c, err := minicluster.Start(minicluster.Options{DataNodes: f.lcDataNodes, Faults: dnsim.Faults{Latency: f.lcLatency}})
 	if err != nil {
 		os.RemoveAll(dir)
-		return nil, fmt.Errorf("start the local cluster: %w", err)
+		return d, nil, fmt.Errorf("start the local cluster: %w", err)
 	}
 	if err := c.WriteConf(dir); err != nil {
 		c.Close()
 		os.RemoveAll(dir)
-		return nil, fmt.Errorf("write the local cluster's configuration: %w", err)
+		return d, nil, fmt.Errorf("write the local cluster's configuration: %w", err)
 	}
-	dnechoext.SetDefaults(dnechoext.Defaults{SCM: c.SCMAddrs(), ConfDir: dir})
+	d = dnechoext.Defaults{SCM: c.SCMAddrs(), ConfDir: dir}
 	if _, ok := env[envSCM]; !ok {
 		env[envSCM] = strings.Join(c.SCMAddrs(), ",")
 	}
 	log.Info(fmt.Sprintf("local cluster: SCM %s, %d DataNodes, containers %v, config %s",
 		strings.Join(c.SCMAddrs(), ","), f.lcDataNodes, c.Containers(), filepath.Join(dir, "ozone-site.xml")))
-	return func() {
-		dnechoext.SetDefaults(dnechoext.Defaults{})
+	return d, func() {
 		if err := c.Close(); err != nil {
 			log.Warn("stop the local cluster: " + err.Error())
 		}

@@ -4,7 +4,7 @@
 // rewritten to CommonJS, a source map kept so errors point at the original file:line:column) and
 // compiled once into a goja program. Every VU owns its own runtime and evaluates those programs in
 // it. Imports resolve to local files (relative, with or without extension), to the built-in
-// modules k6, k6/metrics and k6/execution, or to Go modules registered through package modules;
+// modules k6, k6/metrics and k6/execution, or to the Go modules given in Config.Modules;
 // anything else, https:// URLs included, is an error.
 //
 // The caller (the CLI and the scheduler) drives a run like this:

@@ -156,32 +156,6 @@ export default function () {
 	}
 }
 
-// registered is the root the process-wide factory made for the latest test run.
-var (
-	registerOnce sync.Once
-	registered   atomic.Pointer[testModule]
-)
-
-func TestRegisteredModule(t *testing.T) {
-	// Process-wide registration, as an extension package's init would do; the factory makes one
-	// root per test run.
-	registerOnce.Do(func() {
-		modules.Register("k6/x/registered-for-test", func() modules.Module {
-			m := newTestModule()
-			registered.Store(m)
-			return m
-		})
-	})
-	e := mustLoad(t, map[string]string{
-		"script.js": `import { record } from "k6/x/registered-for-test"; record("init " + __VU);
-export default function () {}`,
-	}, "script.js", Config{})
-	e.vu(t, 3)
-	if got := strings.Join(registered.Load().log(), ","); got != "init 0,init 3" {
-		t.Fatalf("calls = %s", got)
-	}
-}
-
 func TestModuleContextEndsWithIteration(t *testing.T) {
 	mod := newTestModule()
 	e := mustLoad(t, map[string]string{

@@ -34,8 +34,8 @@ type Config struct {
 	Source []byte
 	// Env is the initial __ENV of every VU: the system environment when wanted plus -e values.
 	Env map[string]string
-	// Modules are Go modules importable by this test, in addition to (and overriding) those
-	// registered process-wide with modules.Register.
+	// Modules are the Go modules importable by this test besides the built-in ones (a name
+	// given here overrides a built-in).
 	Modules map[string]modules.Factory
 	// Registry receives the script's metrics. Nil means a new registry.
 	Registry *metrics.Registry
@@ -136,9 +136,6 @@ func Load(ctx context.Context, cfg Config) (*Runner, error) {
 	r.factories[modules.NameK6] = k6.New
 	r.factories[modules.NameMetrics] = jsmetrics.New
 	r.factories[modules.NameExecution] = execution.New
-	for name, f := range modules.Registered() {
-		r.factories[name] = f
-	}
 	for name, f := range cfg.Modules {
 		r.factories[name] = f
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"sync"
 
@@ -23,10 +22,8 @@ type namedRoot struct {
 	m    modules.Module
 }
 
-// wrap returns factories for every process-wide module plus extra, each recording its root.
-func (r *roots) wrap(extra map[string]modules.Factory) map[string]modules.Factory {
-	all := modules.Registered()
-	maps.Copy(all, extra)
+// wrap returns the factories of the run's Go modules, each recording its root.
+func (r *roots) wrap(all map[string]modules.Factory) map[string]modules.Factory {
 	out := make(map[string]modules.Factory, len(all))
 	for name, f := range all {
 		out[name] = func() modules.Module {

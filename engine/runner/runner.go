@@ -35,7 +35,7 @@ type Config struct {
 	Env map[string]string
 	// SystemEnv is the process environment, read by outputs for their K6_* settings.
 	SystemEnv map[string]string
-	// Modules are extra Go modules the script may import, besides the process-wide ones.
+	// Modules are the Go modules the script may import besides the built-in ones (k6/x/...).
 	Modules map[string]modules.Factory
 	// Breakdowns are the metrics the summary shows per value of a tag (e.g. a protocol module's
 	// latency per server), so one slow target stands out.

@@ -34,7 +34,7 @@
 //		}}
 //	}
 //
-//	func init() { modules.Register("k6/x/hello", func() modules.Module { return &root{} }) }
+// and, in the runner's configuration, Modules: {"k6/x/hello": func() modules.Module { return &root{} }}.
 //
 // Export functions with the signature func(goja.FunctionCall) goja.Value: goja calls them
 // directly, whereas other Go function types go through reflection on every call.

@@ -1,32 +1,19 @@
 package modules
 
 import (
-	"strconv"
+	"slices"
 	"testing"
 )
 
-func TestRegisterRejectsBuiltinsAndDuplicates(t *testing.T) {
+func TestNamesAndBuiltins(t *testing.T) {
 	f := func() Module { return nil }
-	for _, name := range []string{"k6", "k6/metrics", "k6/execution", ""} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Fatalf("Register(%q) did not panic", name)
-				}
-			}()
-			Register(name, f)
-		}()
+	got := Names(map[string]Factory{"k6/x/b": f, "k6": f, "k6/x/a": f})
+	if want := []string{"k6", "k6/x/a", "k6/x/b"}; !slices.Equal(got, want) {
+		t.Fatalf("Names = %v, want %v", got, want)
 	}
-	// A unique name per run, so that -count=N works with the process-wide registry.
-	name := "k6/x/modules-test-" + t.Name() + "-" + strconv.Itoa(len(Registered()))
-	Register(name, f)
-	if _, ok := Registered()[name]; !ok {
-		t.Fatal("registration not listed")
-	}
-	defer func() {
-		if recover() == nil {
-			t.Fatal("duplicate Register did not panic")
+	for name, want := range map[string]bool{"k6": true, "k6/metrics": true, "k6/execution": true, "k6/x/dnecho": false, "": false} {
+		if IsBuiltin(name) != want {
+			t.Errorf("IsBuiltin(%q) = %v", name, !want)
 		}
-	}()
-	Register(name, f)
+	}
 }

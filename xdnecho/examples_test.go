@@ -1,4 +1,4 @@
-package dnecho
+package xdnecho
 
 import (
 	"context"
@@ -31,8 +31,7 @@ type scriptOptions struct {
 // function. The scheduler itself (durations, rates) is the runner's business and not exercised.
 func TestExamples(t *testing.T) {
 	c := startCluster(t, minicluster.Options{})
-	SetDefaults(Defaults{SCM: c.SCMAddrs()})
-	t.Cleanup(func() { SetDefaults(Defaults{}) })
+	useDefaults(t, Defaults{SCM: c.SCMAddrs()})
 	t.Setenv("OZONE_CONF_DIR", "")
 
 	files, err := filepath.Glob(filepath.Join(examplesDir, "*.[jt]s"))
@@ -132,7 +131,7 @@ func isBuiltinMetric(name string) bool {
 // TestExampleWithExplicitSCM runs an example pointed at a cluster by DNECHO_SCM, without defaults.
 func TestExampleWithExplicitSCM(t *testing.T) {
 	c := startCluster(t, minicluster.Options{})
-	SetDefaults(Defaults{})
+	useDefaults(t, Defaults{})
 	t.Setenv("OZONE_CONF_DIR", "")
 	f := filepath.Join(examplesDir, "quickstart.js")
 	src, err := os.ReadFile(f)

@@ -1,4 +1,4 @@
-package dnecho
+package xdnecho
 
 import (
 	"errors"
@@ -63,7 +63,7 @@ func (i *instance) newClient(arg goja.Value) (*client, error) {
 	if err != nil {
 		return nil, err
 	}
-	scmAddrs, conf, caFiles := o.clusterOf(currentDefaults())
+	scmAddrs, conf, caFiles := o.clusterOf(i.root.defaults)
 	tOpts, lk := o.targetOptions(scmAddrs, conf)
 	tgt, err := i.root.resolve(i.vu.Context(), lk, tOpts, i.vu.Test().Logger)
 	if err != nil {

@@ -1,4 +1,4 @@
-// Package dnecho is the k6/x/dnecho JavaScript module of `dnecho run`: it lets k6-style scripts
+// Package xdnecho is the k6/x/dnecho JavaScript module of `dnecho run`: it lets k6-style scripts
 // send Ozone DataNode Echo RPCs (what `ozone freon dn-echo` sends) and measure them.
 //
 // The module follows the engine's two-level contract (package engine/js/modules, shaped like
@@ -6,12 +6,13 @@
 // pools of datanode clients (gRPC connections) and the encoded requests — and one instance per
 // VU holds that VU's Client objects with their per-VU caches, so the hot path takes no lock.
 //
-// Importing this package registers the module under ImportPath. The CLI also calls SetDefaults
-// for `--local-cluster`. The Root must be closed when the test ends (see Root.Close); the engine's
-// runner closes every module root that implements io.Closer.
+// A runner registers the module with Factory (register.go), which also carries the cluster
+// defaults of the command line (`--local-cluster`, `--conf`, `--scm`). The Root must be closed
+// when the test ends (see Root.Close); the engine's runner closes every module root that
+// implements io.Closer.
 //
 // The JS API is described by js/index.d.ts.
-package dnecho
+package xdnecho
 
 import (
 	"context"
@@ -22,13 +23,6 @@ import (
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/ozone/datanode"
 )
-
-// ImportPath is the name scripts import the module by.
-const ImportPath = "k6/x/dnecho"
-
-func init() {
-	modules.Register(ImportPath, func() modules.Module { return New() })
-}
 
 // Root is the module's state for one test run, shared by all its VUs: SCM lookups (one per
 // distinct cluster and container, however many VUs ask), pools of datanode clients, and encoded
@@ -50,13 +44,13 @@ type Root struct {
 	prepared map[preparedKey]*datanode.Prepared
 	payloads map[int64][]byte
 	metrics  *echoMetrics
+	defaults Defaults
 }
 
-// New returns the Root of a new test run. Register (done by this package's init) passes it to
-// the engine as the module's factory; a runner that must close the Root can register its own
-// factory that keeps the value New returns.
-func New() *Root {
+// New returns the Root of a new test run whose Clients default to the cluster d.
+func New(d Defaults) *Root {
 	r := &Root{
+		defaults: d.clone(),
 		lookups:  map[lookupKey]*lookupEntry{},
 		pools:    map[poolKey]*pool{},
 		prepared: map[preparedKey]*datanode.Prepared{},

@@ -1,4 +1,4 @@
-package dnecho
+package xdnecho
 
 import (
 	"context"
@@ -92,19 +92,18 @@ export default function () {}`, clusterEnv(c))
 
 func TestDefaults(t *testing.T) {
 	c := startCluster(t, minicluster.Options{})
-	t.Cleanup(func() { SetDefaults(Defaults{}) })
 	const src = `
 import dnecho from 'k6/x/dnecho';
 const client = new dnecho.Client({ containerId: 1 });
 export default function () { globalThis.r = client.echo(); }`
 
 	t.Setenv("OZONE_CONF_DIR", "")
-	SetDefaults(Defaults{})
+	useDefaults(t, Defaults{})
 	_, err := load(t, src, nil)
 	wantErr(t, err, "no cluster given", "scm", "conf", "OZONE_CONF_DIR", "dnecho run --local-cluster")
 
 	// --local-cluster: the defaults name the mini cluster.
-	SetDefaults(Defaults{SCM: c.SCMAddrs()})
+	useDefaults(t, Defaults{SCM: c.SCMAddrs()})
 	rn := mustLoad(t, src, nil)
 	vu := rn.vu(t, 1, nil)
 	iterate(t, vu)
@@ -113,7 +112,7 @@ export default function () { globalThis.r = client.echo(); }`
 	}
 
 	// OZONE_CONF_DIR applies when there are no defaults.
-	SetDefaults(Defaults{})
+	useDefaults(t, Defaults{})
 	dir := t.TempDir()
 	if err := c.WriteConf(dir); err != nil {
 		t.Fatal(err)
@@ -161,7 +160,6 @@ func TestSecureCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 	ca := filepath.Join(dir, minicluster.CAFile)
-	t.Cleanup(func() { SetDefaults(Defaults{}) })
 	const src = `
 import dnecho from 'k6/x/dnecho';
 const client = new dnecho.Client({ containerId: 1, conf: __ENV.CONF, tlsCA: __ENV.CA });
@@ -175,7 +173,7 @@ export default function () { globalThis.r = client.echo(); }`
 		{"defaults", nil, Defaults{ConfDir: dir, CAFiles: []string{ca}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			SetDefaults(tc.def)
+			useDefaults(t, tc.def)
 			rn := mustLoad(t, src, tc.env)
 			vu := rn.vu(t, 1, nil)
 			iterate(t, vu)
@@ -184,7 +182,7 @@ export default function () { globalThis.r = client.echo(); }`
 			}
 		})
 	}
-	SetDefaults(Defaults{})
+	useDefaults(t, Defaults{})
 	_, err := load(t, src, map[string]string{"CONF": dir})
 	wantErr(t, err, "tlsCA")
 }

@@ -1,4 +1,4 @@
-package dnecho
+package xdnecho
 
 import (
 	"context"
@@ -29,6 +29,16 @@ func startCluster(tb testing.TB, o minicluster.Options) *minicluster.Cluster {
 	return c
 }
 
+// testDefaults are the cluster defaults of the scripts the next load runs (as `dnecho run
+// --local-cluster` passes them); set with useDefaults.
+var testDefaults Defaults
+
+// useDefaults sets testDefaults until the test ends.
+func useDefaults(tb testing.TB, d Defaults) {
+	testDefaults = d
+	tb.Cleanup(func() { testDefaults = Defaults{} })
+}
+
 // run is one loaded script with the Root of its dnecho module and its samples.
 type run struct {
 	r    *js.Runner
@@ -51,7 +61,7 @@ func loadFile(tb testing.TB, path string, src []byte, env map[string]string) (*r
 	var once sync.Once
 	factory := func() modules.Module {
 		once.Do(func() {
-			rn.root = New()
+			rn.root = New(testDefaults)
 			tb.Cleanup(func() { _ = rn.root.Close() })
 		})
 		return rn.root

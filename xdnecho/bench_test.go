@@ -1,4 +1,4 @@
-package dnecho
+package xdnecho
 
 import (
 	"context"

@@ -1,0 +1,25 @@
+package xdnecho
+
+import "slices"
+
+// Defaults is the cluster a Client uses when its options give neither `scm` nor `conf`: the
+// front end passes it to New (`dnecho run --local-cluster`, `--conf`, `--scm`). Without defaults
+// such a Client reads $OZONE_CONF_DIR, and fails with a message naming the options when that is
+// unset too.
+type Defaults struct {
+	// SCM lists SCM client addresses ("host:port").
+	SCM []string
+	// ConfDir holds ozone-site.xml.
+	ConfDir string
+	// Overrides are "key=value" configuration settings applied under a Client's own `set`.
+	Overrides []string
+	// CAFiles are CA PEM files for TLS to the DataNodes, used when the Client has no tlsCA.
+	CAFiles []string
+}
+
+func (d Defaults) clone() Defaults {
+	return Defaults{SCM: slices.Clone(d.SCM), ConfDir: d.ConfDir, Overrides: slices.Clone(d.Overrides), CAFiles: slices.Clone(d.CAFiles)}
+}
+
+// isSet reports whether the defaults name a cluster.
+func (d Defaults) isSet() bool { return len(d.SCM) > 0 || d.ConfDir != "" }
