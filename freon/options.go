@@ -1,15 +1,15 @@
 // Package freon reproduces `ozone freon dn-echo` as a library: its options and validation,
 // its runner semantics (apache/ozone: hadoop-ozone/freon/src/main/java/org/apache/hadoop/
 // ozone/freon/BaseFreonGenerator.java and DNRPCLoadGenerator.java), and its two report
-// formats byte for byte (ozone-echo.md §6). The task that is run is injected, so the package
+// formats byte for byte (docs/ozone-echo.md). The task that is run is injected, so the package
 // knows nothing about gRPC or Ozone; it parses no flags, handles no signals and never exits.
 package freon
 
 import (
 	"errors"
 	"fmt"
-	"math"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/dnecho/dnecho/ozone/config"
@@ -19,88 +19,51 @@ import (
 const (
 	DefaultNumberOfTests = 1000
 	DefaultThreads       = 10
-	DefaultClients       = 1
 )
 
-// Validation messages, verbatim from freon (the "OM" wording is upstream's, copied from om-echo).
+// MaxThreads bounds --threads: each thread is a goroutine with one call in flight and its own
+// latency store. freon would start a JVM thread per --threads; beyond a few thousand, more
+// concurrency comes from more processes, not more threads in one.
+const MaxThreads = 10000
+
+// Validation messages, verbatim from freon.
 const (
-	MsgPayloadReqNegative  = "OM echo request payload size should be positive value or zero."
-	MsgPayloadRespNegative = "OM echo response payload size should be positive value or zero."
-	MsgInvalidTestNo       = "Invalid command, the testNo must be a positive integer"
-	MsgInvalidDuration     = "Incomplete command, the runtime must be given, and must not be negative"
-	// MsgReadOnlyForced is freon's WARN (logger freon.DNRPCLoadGenerator) when --read-only
-	// is forced on for plain gRPC.
-	MsgReadOnlyForced = "Read only is not set to true for GRPC, setting it to true"
+	MsgInvalidTestNo   = "Invalid command, the testNo must be a positive integer"
+	MsgInvalidDuration = "Incomplete command, the runtime must be given, and must not be negative"
 	// MsgTestFailed is the error a run with failures ends with (exit status 255).
 	MsgTestFailed = "One or more freon test is failed."
 )
 
-// Options mirrors every `ozone freon dn-echo` option with freon's names, units and defaults
-// (ozone-echo.md §6.2, §6.3). Start from DefaultOptions.
+// Options are freon's runner options (BaseFreonGenerator's), with freon's names, units and
+// defaults. Start from DefaultOptions. The options of one generator (dn-echo's container and
+// payloads) belong to that generator's front end.
 type Options struct {
 	NumberOfTests int64  // -n, --number-of-tests
 	Threads       int    // -t, --threads, --thread
 	Duration      string // --duration, e.g. "30s", "5m", "1h", "7d"; "" for count mode
 	FailAtEnd     bool   // -f, --fail-at-end
 	Prefix        string // -p, --prefix; random when empty (see ResolvePrefix)
-
-	ContainerID   int64 // --container-id
-	PayloadReqKB  int   // --payload-req, KiB
-	PayloadRespKB int   // --payload-resp, KiB
-	SleepTimeMs   int   // --sleep-time-ms
-	Clients       int   // --clients
-	ReadOnly      bool  // --read-only
-	Ratis         bool  // --ratis
-
-	// UncappedResponse is a dnecho extension: request the full --payload-resp size instead
-	// of freon's 2,097,151-byte cap.
-	UncappedResponse bool
 }
 
 // DefaultOptions returns freon's defaults.
 func DefaultOptions() Options {
-	return Options{NumberOfTests: DefaultNumberOfTests, Threads: DefaultThreads, Clients: DefaultClients}
+	return Options{NumberOfTests: DefaultNumberOfTests, Threads: DefaultThreads}
 }
 
-// Validate checks the options in freon's order and with its messages; the last two checks
-// are ours, where freon would fail later with a Java exception.
+// Validate checks the options with freon's messages, and --threads against MaxThreads.
 func (o Options) Validate() error {
-	if o.PayloadReqKB < 0 {
-		return errors.New(MsgPayloadReqNegative)
-	}
-	if o.PayloadRespKB < 0 {
-		return errors.New(MsgPayloadRespNegative)
-	}
 	if _, err := o.RunDuration(); err != nil {
 		return err
 	}
 	if o.NumberOfTests <= 0 {
 		return errors.New(MsgInvalidTestNo)
 	}
-	if o.Threads < 1 {
-		return fmt.Errorf("invalid --threads %d: must be a positive integer", o.Threads)
-	}
-	if o.Clients < 1 {
-		return fmt.Errorf("invalid --clients %d: must be a positive integer", o.Clients)
-	}
-	// Checked before any payload is built: freon's own cap (2097151 KB) would have us allocate
-	// 2 GiB only for the DataNode's message limit to refuse it.
-	if o.PayloadReqKB > MaxMessageKB {
-		return fmt.Errorf("invalid --payload-req %d KB: a request must fit the %d KB (32 MiB) message limit of the DataNode's gRPC port", o.PayloadReqKB, MaxMessageKB)
-	}
-	// Java parses these options as int; larger values do not fit the request's int32 fields.
-	if o.SleepTimeMs > math.MaxInt32 || o.SleepTimeMs < math.MinInt32 {
-		return fmt.Errorf("invalid --sleep-time-ms %d: must fit a 32-bit integer", o.SleepTimeMs)
-	}
-	if o.PayloadRespKB > math.MaxInt32 {
-		return fmt.Errorf("invalid --payload-resp %d KB: must fit a 32-bit integer", o.PayloadRespKB)
+	if o.Threads < 1 || o.Threads > MaxThreads {
+		return fmt.Errorf("invalid --threads %d: want 1 to %d (each thread keeps one call in flight; "+
+			"for more concurrency run several processes)", o.Threads, MaxThreads)
 	}
 	return nil
 }
-
-// MaxMessageKB is the largest gRPC message Ozone's DataNode accepts (32 MiB, ozone-echo.md §3.5),
-// in --payload-req units.
-const MaxMessageKB = 32 << 10
 
 // RunDuration returns the --duration as freon reads it, or 0 in count mode.
 func (o Options) RunDuration() (time.Duration, error) {
@@ -111,8 +74,11 @@ func (o Options) RunDuration() (time.Duration, error) {
 	if err != nil {
 		return 0, err
 	}
-	if d <= 0 {
+	switch {
+	case d < 0 || strings.HasPrefix(strings.TrimSpace(o.Duration), "-"):
 		return 0, errors.New(MsgInvalidDuration)
+	case d == 0:
+		return 0, fmt.Errorf("invalid --duration %s: freon counts whole seconds, so the shortest run is 1s", o.Duration)
 	}
 	return d, nil
 }
@@ -135,15 +101,6 @@ func (o Options) RunConfig() (RunConfig, error) {
 	}
 	d, _ := o.RunDuration() // validated above
 	return RunConfig{Threads: o.Threads, NumberOfTests: o.NumberOfTests, Duration: d, FailAtEnd: o.FailAtEnd}, nil
-}
-
-// EffectiveReadOnly is the readOnly flag sent on the wire: without --ratis freon forces it
-// on, and warn reports that it had to (log MsgReadOnlyForced then).
-func (o Options) EffectiveReadOnly() (readOnly, warn bool) {
-	if o.Ratis {
-		return o.ReadOnly, false
-	}
-	return true, !o.ReadOnly
 }
 
 // envInPrefix matches freon's __NAME__ environment references in a prefix.

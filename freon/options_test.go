@@ -1,7 +1,6 @@
 package freon
 
 import (
-	"bytes"
 	"testing"
 	"time"
 )
@@ -14,16 +13,14 @@ func TestValidate(t *testing.T) {
 		want string
 	}{
 		{"defaults", DefaultOptions(), ""},
-		{"req", mod(func(o *Options) { o.PayloadReqKB = -1; o.NumberOfTests = 0 }), MsgPayloadReqNegative},
-		{"resp", mod(func(o *Options) { o.PayloadRespKB = -1 }), MsgPayloadRespNegative},
-		{"zero duration", mod(func(o *Options) { o.Duration = "0s" }), MsgInvalidDuration},
+		{"zero duration", mod(func(o *Options) { o.Duration = "0s" }), "invalid --duration 0s: freon counts whole seconds, so the shortest run is 1s"},
 		{"negative duration", mod(func(o *Options) { o.Duration = "-5m" }), MsgInvalidDuration},
-		{"sub-second duration", mod(func(o *Options) { o.Duration = "500ms" }), MsgInvalidDuration},
+		{"sub-second duration", mod(func(o *Options) { o.Duration = "500ms" }), "invalid --duration 500ms: freon counts whole seconds, so the shortest run is 1s"},
 		{"bad duration", mod(func(o *Options) { o.Duration = "abcs" }), `invalid --duration: duration "abcs": want an integer with an optional ns/us/ms/s/m/h/d suffix`},
 		{"testNo", mod(func(o *Options) { o.NumberOfTests = 0 }), MsgInvalidTestNo},
 		{"testNo with duration", mod(func(o *Options) { o.NumberOfTests = -1; o.Duration = "1m" }), MsgInvalidTestNo},
-		{"threads", mod(func(o *Options) { o.Threads = 0 }), "invalid --threads 0: must be a positive integer"},
-		{"clients", mod(func(o *Options) { o.Clients = 0 }), "invalid --clients 0: must be a positive integer"},
+		{"threads", mod(func(o *Options) { o.Threads = 0 }), "invalid --threads 0: want 1 to 10000 (each thread keeps one call in flight; for more concurrency run several processes)"},
+		{"too many threads", mod(func(o *Options) { o.Threads = 100000000 }), "invalid --threads 100000000: want 1 to 10000 (each thread keeps one call in flight; for more concurrency run several processes)"},
 	}
 	for _, tt := range tests {
 		err := tt.o.Validate()
@@ -32,7 +29,6 @@ func TestValidate(t *testing.T) {
 		}
 	}
 	if MsgInvalidTestNo != "Invalid command, the testNo must be a positive integer" ||
-		MsgPayloadReqNegative != "OM echo request payload size should be positive value or zero." ||
 		MsgInvalidDuration != "Incomplete command, the runtime must be given, and must not be negative" {
 		t.Error("freon's messages changed")
 	}
@@ -67,17 +63,6 @@ func TestRunConfig(t *testing.T) {
 	}
 }
 
-func TestEffectiveReadOnly(t *testing.T) {
-	for _, tt := range []struct{ readOnly, ratis, wantRO, wantWarn bool }{
-		{false, false, true, true}, {true, false, true, false}, {false, true, false, false}, {true, true, true, false},
-	} {
-		o := Options{ReadOnly: tt.readOnly, Ratis: tt.ratis}
-		if ro, warn := o.EffectiveReadOnly(); ro != tt.wantRO || warn != tt.wantWarn {
-			t.Errorf("%+v: got %v %v", tt, ro, warn)
-		}
-	}
-}
-
 func TestResolvePrefix(t *testing.T) {
 	env := map[string]string{"HOST": "dn1"}
 	getenv := func(k string) string { return env[k] }
@@ -88,27 +73,5 @@ func TestResolvePrefix(t *testing.T) {
 	}
 	if got := ResolvePrefix("run-__HOST__-__NOPE__x", getenv, seq); got != "run-dn1-x" {
 		t.Errorf("env prefix %q", got)
-	}
-}
-
-func TestPayloads(t *testing.T) {
-	seed := bytes.Repeat([]byte{1, 2, 3, 4}, 256)
-	if p := RequestPayloadFromSeed(seed, 3); len(p) != 3072 || !bytes.Equal(p[2048:], seed) {
-		t.Errorf("request payload len %d", len(p))
-	}
-	if p := RequestPayloadFromSeed(seed, 0); len(p) != 0 || p == nil {
-		t.Error("zero payload must be empty, not nil")
-	}
-	if a, b := RequestPayload(2), RequestPayload(1); len(a) != 2048 || !bytes.Equal(a[:1024], b) || !bytes.Equal(a[1024:], b) {
-		t.Error("the process seed must be reused")
-	}
-	for _, tt := range []struct {
-		kb       int
-		uncapped bool
-		want     int32
-	}{{0, false, 0}, {-1, false, 0}, {1, false, 1024}, {2048, false, 2097151}, {2048, true, 2097152}, {1 << 30, true, 1<<31 - 1}} {
-		if got := ResponseSize(tt.kb, tt.uncapped); got != tt.want {
-			t.Errorf("ResponseSize(%d, %v) = %d, want %d", tt.kb, tt.uncapped, got, tt.want)
-		}
 	}
 }

@@ -4,14 +4,14 @@ import (
 	"sync/atomic"
 	"time"
 
-	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/dnecho/dnecho/internal/quantile"
 )
 
 // DefaultExactSampleCap is the default number of latencies kept individually per run
 // (8 bytes each, so 128 MiB; a slice may briefly hold twice that while it grows). Count
 // mode with -n at or below the cap is always exact. Above it (long duration runs), each
-// worker that exceeds its share moves to an HDR histogram and the percentiles become
-// approximate; the report says so.
+// worker that exceeds its share moves to an HDR histogram (internal/quantile, the store the
+// engine's Trends use too) and the percentiles become approximate; the report says so.
 const DefaultExactSampleCap = 16 << 20
 
 // BytesPerSample is the memory one exactly-kept latency costs.
@@ -20,9 +20,7 @@ const BytesPerSample = 8
 // recorder belongs to one worker goroutine: the hot path touches only its own fields, so
 // workers share no lock and no written cache line except the runner's attempt counter.
 type recorder struct {
-	samples []int64                 // latencies in ns while exact
-	hist    *hdrhistogram.Histogram // non-nil once the worker passed its cap
-	limit   int                     // samples kept before switching; 0 = no limit
+	lat     *quantile.Store // latencies in ns: exact up to the worker's share of the cap
 	mom     moments
 	perTick []int64 // completions per TickInterval since the run start
 	failed  map[string]int64
@@ -33,7 +31,7 @@ type recorder struct {
 }
 
 func newRecorder(limit int) *recorder {
-	return &recorder{limit: limit}
+	return &recorder{lat: quantile.New(limit, 1)}
 }
 
 // record stores one finished task: its latency and the offset of its end from the run
@@ -41,19 +39,7 @@ func newRecorder(limit int) *recorder {
 func (r *recorder) record(latency, endOffset time.Duration) {
 	ns := int64(latency)
 	r.mom.add(ns)
-	switch {
-	case r.hist != nil:
-		recordClamped(r.hist, ns)
-	case r.limit > 0 && len(r.samples) >= r.limit:
-		r.hist = newHistogram()
-		for _, v := range r.samples {
-			recordClamped(r.hist, v)
-		}
-		r.samples = nil
-		recordClamped(r.hist, ns)
-	default:
-		r.samples = append(r.samples, ns)
-	}
+	r.lat.Add(float64(ns))
 	tick := int(endOffset / TickInterval)
 	for len(r.perTick) <= tick {
 		r.perTick = append(r.perTick, 0)
@@ -75,8 +61,7 @@ func mergeRecorders(recs []*recorder) (LatencyStats, []int64, map[string]int64) 
 		mom     moments
 		perTick []int64
 		failed  = map[string]int64{}
-		exact   = true
-		sets    [][]int64
+		stores  = make([]*quantile.Store, 0, len(recs))
 	)
 	for _, r := range recs {
 		mom.merge(r.mom)
@@ -89,27 +74,11 @@ func mergeRecorders(recs []*recorder) (LatencyStats, []int64, map[string]int64) 
 		for k, v := range r.failed {
 			failed[k] += v
 		}
-		if r.hist != nil {
-			exact = false
-		}
-		sets = append(sets, r.samples)
+		stores = append(stores, r.lat)
 	}
+	u := quantile.Merge(stores...)
 	stats := mom.stats()
-	stats.Exact = exact
-	if exact {
-		sortAll(sets)
-		stats.setQuantiles(exactQuantiles(sets, mom.n, mom.min, mom.max))
-		return stats, perTick, failed
-	}
-	h := newHistogram()
-	for _, r := range recs {
-		if r.hist != nil {
-			h.Merge(r.hist)
-		}
-		for _, v := range r.samples {
-			recordClamped(h, v)
-		}
-	}
-	stats.setQuantiles(histQuantiles(h))
+	stats.Exact = u.Exact()
+	stats.setQuantiles(dropwizardQuantiles(u))
 	return stats, perTick, failed
 }

@@ -80,12 +80,12 @@ func fakeRun(t *testing.T) (*Result, time.Time) {
 	t.Helper()
 	clock := newFakeClock()
 	res := mustRun(t, context.Background(), RunConfig{Threads: 1, NumberOfTests: 12, FailAtEnd: true, Clock: clock},
-		func(_ context.Context, id int) error {
+		func(_ context.Context, id int) Outcome {
 			clock.Advance(time.Second)
 			if id == 7 {
-				return errors.New("boom")
+				return Outcome{Latency: time.Second, Err: errors.New("boom")}
 			}
-			return nil
+			return Outcome{Latency: time.Second}
 		})
 	return res, clock.Now()
 }
@@ -152,7 +152,7 @@ func TestLogLines(t *testing.T) {
 	l := NewLogWriter(&buf, &fakeClock{t: reportTime.Add(123 * time.Millisecond)})
 	l.Log(ThreadMain, LevelInfo, LoggerBaseFreon, StartMessage("", 1))
 	l.Log(ThreadMain, LevelInfo, LoggerBaseFreon, StartMessage("abc", 1000))
-	l.Log(ThreadMain, LevelWarn, LoggerDNEcho, MsgReadOnlyForced)
+	l.Log(ThreadMain, LevelWarn, LoggerDNEcho, "Read only is not set to true for GRPC, setting it to true")
 	l.Log(WorkerThread(0), LevelError, LoggerBaseFreon, ErrorMessage(5), "java.io.IOException: x")
 	l.Log(ThreadProgress, LevelInfo, LoggerProgress, ProgressLogMessage(1, 3))
 	want := `2026-01-02 15:04:05,123 [main] INFO freon.BaseFreonGenerator: Executing test with prefix '' and number-of-tests 1

@@ -10,8 +10,22 @@ import (
 )
 
 // Task runs one test step, for example one Echo. taskID is the attempt counter modulo
-// NumberOfTests, as freon passes it. A non-nil error is a failed task.
-type Task func(ctx context.Context, taskID int) error
+// NumberOfTests, as freon passes it.
+type Task func(ctx context.Context, taskID int) Outcome
+
+// Outcome is what one task reports. The runner records Latency as the task measured it: the
+// task, not the runner, knows which interval the tool's timer covers (for dn-echo, see package
+// ozone/echo).
+type Outcome struct {
+	Latency time.Duration
+	// Err is nil for a successful task.
+	Err error
+	// Label names a failure for the breakdown (for example an Ozone result); "" for none.
+	Label string
+	// Interrupted says the task failed because the run was cancelled: it is counted as
+	// interrupted, not as a failure or a sample.
+	Interrupted bool
+}
 
 // Clock is the runner's time source; tests inject a fake one.
 type Clock interface {
@@ -37,19 +51,18 @@ type RunConfig struct {
 	ExactSampleCap int
 	// Clock defaults to SystemClock.
 	Clock Clock
-	// Label names a failure for Result.FailuresByLabel (for example an Ozone result code);
-	// nil means no breakdown.
-	Label func(error) string
 	// OnError is called from the worker goroutine after each failed task (freon logs
 	// "Error on executing task <id>" there). It must be safe for concurrent use.
 	OnError func(taskID int, err error)
 }
 
-// Runner executes a Task with freon's BaseFreonGenerator semantics (ozone-echo.md §6.5):
-// Threads closed-loop workers share one attempt counter; in count mode a worker stops when
-// its counter value reaches NumberOfTests or, without FailAtEnd, once any task has failed;
-// in duration mode workers stop only when the duration is over, failures or not. Every
-// task is timed, failed ones included.
+// Runner executes a Task with freon's BaseFreonGenerator semantics (Ozone: hadoop-ozone/freon/
+// src/main/java/org/apache/hadoop/ozone/freon/BaseFreonGenerator.java): Threads closed-loop
+// workers share one attempt counter; in count mode a worker stops when its counter value
+// reaches NumberOfTests or, without FailAtEnd, once any task has failed; in duration mode
+// workers stop only when the duration is over, failures or not. Every task's latency is
+// recorded, failed ones included. In count mode at most NumberOfTests workers start: freon's
+// extra threads would only find the counter exhausted.
 //
 // Without FailAtEnd freon's main thread stops waiting at the first failure even in duration
 // mode: it then terminates the progress bar (ProgressBar.Terminate) but still waits for the
@@ -64,6 +77,8 @@ type Runner struct {
 	cancelled atomic.Bool
 	started   atomic.Int64 // run start in Unix ns, for progress; 0 before Run
 	start     time.Time
+	workers   int // goroutines Run starts
+	limit     int // exact latencies each worker keeps
 	recs      []*recorder
 	once      sync.Once
 }
@@ -73,8 +88,8 @@ func NewRunner(cfg RunConfig, task Task) (*Runner, error) {
 	switch {
 	case task == nil:
 		return nil, errors.New("freon: runner needs a task")
-	case cfg.Threads < 1:
-		return nil, fmt.Errorf("freon: threads must be at least 1, got %d", cfg.Threads)
+	case cfg.Threads < 1 || cfg.Threads > MaxThreads:
+		return nil, fmt.Errorf("freon: threads must be within 1..%d, got %d", MaxThreads, cfg.Threads)
 	case cfg.NumberOfTests < 1:
 		return nil, errors.New(MsgInvalidTestNo)
 	case cfg.Duration < 0:
@@ -86,14 +101,15 @@ func NewRunner(cfg RunConfig, task Task) (*Runner, error) {
 	if cfg.ExactSampleCap <= 0 {
 		cfg.ExactSampleCap = DefaultExactSampleCap
 	}
+	workers := cfg.Threads
+	if cfg.Duration <= 0 {
+		workers = int(min(int64(workers), cfg.NumberOfTests))
+	}
 	limit := 0 // count mode within the cap: exact, memory bounded by -n
 	if cfg.Duration > 0 || cfg.NumberOfTests > int64(cfg.ExactSampleCap) {
-		limit = max(1, cfg.ExactSampleCap/cfg.Threads)
+		limit = max(1, cfg.ExactSampleCap/workers)
 	}
-	r := &Runner{cfg: cfg, task: task}
-	for range cfg.Threads {
-		r.recs = append(r.recs, newRecorder(limit))
-	}
+	r := &Runner{cfg: cfg, task: task, workers: workers, limit: limit}
 	return r, nil
 }
 
@@ -109,6 +125,10 @@ func (r *Runner) Run(ctx context.Context) *Result {
 }
 
 func (r *Runner) run(ctx context.Context) *Result {
+	r.recs = make([]*recorder, r.workers)
+	for i := range r.recs {
+		r.recs[i] = newRecorder(r.limit)
+	}
 	r.start = r.cfg.Clock.Now()
 	r.started.Store(r.start.UnixNano())
 	if ctx.Err() != nil { // AfterFunc would run asynchronously; stop before any task starts
@@ -137,9 +157,8 @@ func (r *Runner) worker(ctx context.Context, rec *recorder) (interrupted int64) 
 	n := r.cfg.NumberOfTests
 	for !r.completed.Load() {
 		counter := r.attempts.Add(1) - 1
-		begin := r.cfg.Clock.Now()
 		if r.cfg.Duration > 0 {
-			if begin.Sub(r.start) > r.cfg.Duration {
+			if r.cfg.Clock.Now().Sub(r.start) > r.cfg.Duration {
 				r.completed.Store(true)
 				break
 			}
@@ -148,31 +167,35 @@ func (r *Runner) worker(ctx context.Context, rec *recorder) (interrupted int64) 
 			break
 		}
 		taskID := int(counter % n)
-		err := r.task(ctx, taskID)
-		end := r.cfg.Clock.Now()
+		out := r.task(ctx, taskID)
 		// ctx.Err is read only on failure: AfterFunc may not have set the flag yet.
-		if err != nil && (r.cancelled.Load() || ctx.Err() != nil) {
+		if out.Err != nil && (out.Interrupted || r.cancelled.Load() || ctx.Err() != nil) {
 			r.cancelled.Store(true)
 			r.completed.Store(true)
 			interrupted++
 			continue
 		}
-		rec.record(end.Sub(begin), end.Sub(r.start))
-		if err != nil {
+		rec.record(out.Latency, r.cfg.Clock.Now().Sub(r.start))
+		if out.Err != nil {
 			r.failures.Add(1)
-			if r.cfg.Label != nil {
-				rec.fail(r.cfg.Label(err))
+			if out.Label != "" {
+				rec.fail(out.Label)
 			}
 			if r.cfg.OnError != nil {
-				r.cfg.OnError(taskID, err)
+				r.cfg.OnError(taskID, out.Err)
 			}
 		}
 	}
 	return interrupted
 }
 
-// Completed returns how many tasks have finished (succeeded or failed) so far.
+// Completed returns how many tasks have finished (succeeded or failed) so far. It is safe to call
+// concurrently with Run (the recorders are made before Run is visible to other goroutines through
+// started).
 func (r *Runner) Completed() int64 {
+	if r.started.Load() == 0 {
+		return 0
+	}
 	var n int64
 	for _, rec := range r.recs {
 		n += rec.done.Load()

@@ -14,6 +14,15 @@ import (
 
 var errTask = errors.New("task failed")
 
+// done is a task outcome with the given error (success when nil) and a 1 µs latency.
+func done(err error) Outcome {
+	o := Outcome{Latency: time.Microsecond, Err: err}
+	if err != nil {
+		o.Label = err.Error()
+	}
+	return o
+}
+
 // idSet records which task ids ran, safely from many workers.
 type idSet struct {
 	mu  sync.Mutex
@@ -44,7 +53,7 @@ func TestCountModeExact(t *testing.T) {
 			var seen idSet
 			const n = 1000
 			res := mustRun(t, context.Background(), RunConfig{Threads: threads, NumberOfTests: n},
-				func(_ context.Context, id int) error { seen.add(id); return nil })
+				func(_ context.Context, id int) Outcome { seen.add(id); return done(nil) })
 			if res.Successes != n || res.Failures != 0 || res.Latency.Count != n || !res.Latency.Exact {
 				t.Fatalf("result %+v", res)
 			}
@@ -67,11 +76,11 @@ func TestCountModeExact(t *testing.T) {
 func TestStopAtFirstFailure(t *testing.T) {
 	// One worker: tasks 0..4 succeed, 5 fails, the next counter value (6) sees the failure.
 	res := mustRun(t, context.Background(), RunConfig{Threads: 1, NumberOfTests: 100},
-		func(_ context.Context, id int) error {
+		func(_ context.Context, id int) Outcome {
 			if id == 5 {
-				return errTask
+				return done(errTask)
 			}
-			return nil
+			return done(nil)
 		})
 	if res.Successes != 5 || res.Failures != 1 || res.Attempts != 7 || res.Latency.Count != 6 {
 		t.Errorf("got successes %d failures %d attempts %d timed %d", res.Successes, res.Failures, res.Attempts, res.Latency.Count)
@@ -80,7 +89,7 @@ func TestStopAtFirstFailure(t *testing.T) {
 	// Many workers, every task fails: a worker can start a task only before the first failure
 	// is recorded, so each runs at most one.
 	res = mustRun(t, context.Background(), RunConfig{Threads: 8, NumberOfTests: 1000},
-		func(context.Context, int) error { return errTask })
+		func(context.Context, int) Outcome { return done(errTask) })
 	if res.Successes != 0 || res.Failures < 1 || res.Failures > 8 {
 		t.Errorf("8 workers, all failing: successes %d failures %d", res.Successes, res.Failures)
 	}
@@ -91,14 +100,13 @@ func TestFailAtEndRunsEverything(t *testing.T) {
 	var logged atomic.Int64
 	res := mustRun(t, context.Background(), RunConfig{
 		Threads: 4, NumberOfTests: 200, FailAtEnd: true,
-		Label:   func(err error) string { return err.Error() },
 		OnError: func(int, error) { logged.Add(1) },
-	}, func(_ context.Context, id int) error {
+	}, func(_ context.Context, id int) Outcome {
 		seen.add(id)
 		if id%2 == 1 {
-			return errTask
+			return done(errTask)
 		}
-		return nil
+		return done(nil)
 	})
 	if res.Successes != 100 || res.Failures != 100 || len(seen.ids) != 200 || logged.Load() != 100 {
 		t.Errorf("successes %d failures %d ids %d logged %d", res.Successes, res.Failures, len(seen.ids), logged.Load())
@@ -116,12 +124,12 @@ func TestDurationMode(t *testing.T) {
 			clock := newFakeClock()
 			res := mustRun(t, context.Background(), RunConfig{
 				Threads: 1, NumberOfTests: 3, Duration: 10 * time.Second, FailAtEnd: failAtEnd, Clock: clock,
-			}, func(_ context.Context, id int) error {
+			}, func(_ context.Context, id int) Outcome {
 				clock.Advance(time.Second)
 				if fail {
-					return errTask
+					return done(errTask)
 				}
-				return nil
+				return done(nil)
 			})
 			if res.Latency.Count != 11 || res.Attempts != 12 || (fail && res.Failures != 11) || (!fail && res.Successes != 11) {
 				t.Errorf("failAtEnd=%v fail=%v: %+v", failAtEnd, fail, res)
@@ -135,7 +143,7 @@ func TestDurationMode(t *testing.T) {
 
 func TestDurationModeRealClock(t *testing.T) {
 	res := mustRun(t, context.Background(), RunConfig{Threads: 4, NumberOfTests: 10, Duration: 50 * time.Millisecond},
-		func(context.Context, int) error { time.Sleep(time.Millisecond); return nil })
+		func(context.Context, int) Outcome { time.Sleep(time.Millisecond); return done(nil) })
 	if el := res.End.Sub(res.Start); el < 50*time.Millisecond || res.Successes == 0 {
 		t.Errorf("elapsed %v, successes %d", el, res.Successes)
 	}
@@ -144,14 +152,14 @@ func TestDurationModeRealClock(t *testing.T) {
 func TestCancellationStillReports(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var done atomic.Int64
-	res := mustRun(t, ctx, RunConfig{Threads: 4, NumberOfTests: 1_000_000}, func(ctx context.Context, _ int) error {
-		if done.Add(1) > 20 {
+	var ran atomic.Int64
+	res := mustRun(t, ctx, RunConfig{Threads: 4, NumberOfTests: 1_000_000}, func(ctx context.Context, _ int) Outcome {
+		if ran.Add(1) > 20 {
 			cancel()
 			<-ctx.Done() // an in-flight call aborted by Ctrl-C
-			return ctx.Err()
+			return Outcome{Err: ctx.Err(), Interrupted: true}
 		}
-		return nil
+		return done(nil)
 	})
 	if !res.Cancelled || res.Successes < 20 || res.Failures != 0 || res.Interrupted < 1 || res.Interrupted > 4 {
 		t.Errorf("result %+v", res)
@@ -165,22 +173,21 @@ func TestCancellationStillReports(t *testing.T) {
 func TestCancelledBeforeStart(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res := mustRun(t, ctx, RunConfig{Threads: 4, NumberOfTests: 10}, func(context.Context, int) error {
+	res := mustRun(t, ctx, RunConfig{Threads: 4, NumberOfTests: 10}, func(context.Context, int) Outcome {
 		t.Error("task ran after cancellation")
-		return nil
+		return done(nil)
 	})
 	if !res.Cancelled || res.Latency.Count != 0 {
 		t.Errorf("result %+v", res)
 	}
 }
 
-// One worker on a fake clock: latencies are exactly 1..100 ms, so the percentiles are known.
+// The task's own latencies are recorded (not the runner's clock): 1..100 ms, so the
+// percentiles are known, whatever the wall clock says.
 func TestExactPercentiles(t *testing.T) {
-	clock := newFakeClock()
-	res := mustRun(t, context.Background(), RunConfig{Threads: 1, NumberOfTests: 100, Clock: clock},
-		func(_ context.Context, id int) error {
-			clock.Advance(time.Duration(id+1) * time.Millisecond)
-			return nil
+	res := mustRun(t, context.Background(), RunConfig{Threads: 3, NumberOfTests: 100},
+		func(_ context.Context, id int) Outcome {
+			return Outcome{Latency: time.Duration(id+1) * time.Millisecond}
 		})
 	l := res.Latency
 	near := func(ns, ms float64) bool { return math.Abs(ns/1e6-ms) < 1e-6 }
@@ -192,7 +199,7 @@ func TestExactPercentiles(t *testing.T) {
 
 func TestSampleCapFallback(t *testing.T) {
 	res := mustRun(t, context.Background(), RunConfig{Threads: 2, NumberOfTests: 500, ExactSampleCap: 100},
-		func(context.Context, int) error { return nil })
+		func(context.Context, int) Outcome { return done(nil) })
 	if res.Latency.Exact || res.SampleCap != 100 || res.Latency.Count != 500 {
 		t.Errorf("result %+v", res)
 	}
@@ -204,7 +211,7 @@ func TestSampleCapFallback(t *testing.T) {
 func TestProgressValues(t *testing.T) {
 	clock := newFakeClock()
 	r, err := NewRunner(RunConfig{Threads: 1, NumberOfTests: 5, Duration: 3 * time.Second, Clock: clock},
-		func(context.Context, int) error { clock.Advance(time.Second); return nil })
+		func(context.Context, int) Outcome { clock.Advance(time.Second); return done(nil) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,12 +225,13 @@ func TestProgressValues(t *testing.T) {
 }
 
 func TestNewRunnerRejects(t *testing.T) {
-	ok := func(context.Context, int) error { return nil }
+	ok := func(context.Context, int) Outcome { return done(nil) }
 	for _, tt := range []struct {
 		cfg  RunConfig
 		task Task
 	}{
 		{RunConfig{Threads: 0, NumberOfTests: 1}, ok},
+		{RunConfig{Threads: MaxThreads + 1, NumberOfTests: 1}, ok},
 		{RunConfig{Threads: 1, NumberOfTests: 0}, ok},
 		{RunConfig{Threads: 1, NumberOfTests: 1, Duration: -1}, ok},
 		{RunConfig{Threads: 1, NumberOfTests: 1}, nil},

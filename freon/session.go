@@ -24,8 +24,6 @@ type Session struct {
 	Prefix string
 	// Task runs one test step.
 	Task Task
-	// Label names a failed task for the breakdown (e.g. its Ozone result); nil: no breakdown.
-	Label func(error) string
 	// Interactive selects the console report and the redrawn bar on Out; otherwise both go to
 	// Log as log4j lines.
 	Interactive bool
@@ -41,7 +39,6 @@ func (s Session) Run(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	var logged atomic.Int64
-	cfg.Label = s.Label
 	cfg.OnError = func(taskID int, err error) {
 		if n := logged.Add(1); n <= MaxLoggedErrors {
 			_ = s.Log.Log(WorkerThread(taskID%s.Options.Threads), LevelError, LoggerBaseFreon, ErrorMessage(taskID), err.Error())

@@ -15,14 +15,13 @@ func TestSessionLogsReportAndBreakdown(t *testing.T) {
 	var out, log bytes.Buffer
 	s := Session{
 		Options: o, Prefix: "abc",
-		Task: func(_ context.Context, id int) error {
+		Task: func(_ context.Context, id int) Outcome {
 			if id%2 == 0 {
-				return errors.New("boom")
+				return Outcome{Err: errors.New("boom"), Label: "BOOM"}
 			}
-			return nil
+			return Outcome{}
 		},
-		Label: func(error) string { return "BOOM" },
-		Out:   &out, Log: NewLogWriter(&log, nil),
+		Out: &out, Log: NewLogWriter(&log, nil),
 	}
 	res, err := s.Run(context.Background())
 	if err != nil {

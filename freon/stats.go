@@ -2,10 +2,8 @@ package freon
 
 import (
 	"math"
-	"slices"
-	"sort"
 
-	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/dnecho/dnecho/internal/quantile"
 )
 
 // LatencyStats summarises every timed task of a run, in nanoseconds.
@@ -80,83 +78,34 @@ func (s *LatencyStats) setQuantiles(q []float64) {
 	s.Median, s.P75, s.P95, s.P98, s.P99, s.P999 = q[0], q[1], q[2], q[3], q[4], q[5]
 }
 
-// exactQuantiles computes the report percentiles over several individually sorted slices
-// without concatenating them, so the merge needs no second copy of the samples.
-func exactQuantiles(sorted [][]int64, n int64, lo, hi int64) []float64 {
+// dropwizardQuantiles computes the report percentiles with Dropwizard's rule over the merged
+// store: exact when every latency was kept, bucket midpoints otherwise.
+func dropwizardQuantiles(u *quantile.Union) []float64 {
 	out := make([]float64, len(reportQuantiles))
-	if n == 0 {
-		return out
-	}
 	for i, q := range reportQuantiles {
-		out[i] = uniformQuantile(q, n, func(rank int64) int64 { return kth(sorted, rank, lo, hi) })
+		out[i] = uniformQuantile(q, u.Count(), u.Rank)
 	}
 	return out
 }
 
 // uniformQuantile is Dropwizard's UniformSnapshot.getValue: position q·(n+1), 1-based,
-// linearly interpolated between its neighbours and clamped to the first and last sample.
-func uniformQuantile(q float64, n int64, at func(rank int64) int64) float64 {
+// linearly interpolated between its neighbours and clamped to the first and last sample
+// (rank is 1-based).
+func uniformQuantile(q float64, n int64, rank func(r int64) float64) float64 {
+	if n == 0 {
+		return 0
+	}
 	pos := q * float64(n+1)
 	idx := int64(pos)
 	if idx < 1 {
-		return float64(at(0))
+		return rank(1)
 	}
 	if idx >= n {
-		return float64(at(n - 1))
+		return rank(n)
 	}
-	lower, upper := float64(at(idx-1)), float64(at(idx))
+	lower, upper := rank(idx), rank(idx+1)
 	return lower + (pos-math.Floor(pos))*(upper-lower)
 }
 
-// kth returns the rank-th smallest value (0-based) across sorted slices by bisecting the
-// value range [lo, hi]: about 64 rounds of one binary search per slice, and no allocation.
-func kth(sorted [][]int64, rank, lo, hi int64) int64 {
-	for lo < hi {
-		mid := lo + (hi-lo)/2
-		if countAtMost(sorted, mid) > rank {
-			hi = mid
-		} else {
-			lo = mid + 1
-		}
-	}
-	return lo
-}
-
-func countAtMost(sorted [][]int64, v int64) int64 {
-	var c int64
-	for _, s := range sorted {
-		c += int64(sort.Search(len(s), func(i int) bool { return s[i] > v }))
-	}
-	return c
-}
-
-// Histogram bounds for the capped mode: 1 ns to 1 hour at 3 significant digits is about
-// 250 KB per histogram. Longer latencies are clamped to the top (an Echo times out at 30 s).
-const (
-	histLowest  = 1
-	histHighest = int64(3600 * 1e9)
-	histDigits  = 3
-)
-
-func newHistogram() *hdrhistogram.Histogram {
-	return hdrhistogram.New(histLowest, histHighest, histDigits)
-}
-
-func recordClamped(h *hdrhistogram.Histogram, v int64) {
-	_ = h.RecordValue(min(max(v, histLowest), histHighest)) // in range after clamping
-}
-
-func histQuantiles(h *hdrhistogram.Histogram) []float64 {
-	out := make([]float64, len(reportQuantiles))
-	for i, q := range reportQuantiles {
-		out[i] = float64(h.ValueAtQuantile(q * 100))
-	}
-	return out
-}
-
-// sortAll sorts each worker's samples in place (the run is over, nothing else reads them).
-func sortAll(sets [][]int64) {
-	for _, s := range sets {
-		slices.Sort(s)
-	}
-}
+// histDigits is the precision of the histogram behind approximate percentiles.
+const histDigits = 3

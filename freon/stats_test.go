@@ -8,40 +8,37 @@ import (
 	"time"
 )
 
-func TestExactQuantilesAcrossSlices(t *testing.T) {
+// Exact mode across workers: the merged quantiles equal Dropwizard's rule on all samples.
+func TestExactQuantilesAcrossWorkers(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
-	var sets [][]int64
+	var recs []*recorder
 	var all []int64
 	for range 5 {
-		var s []int64
+		rec := newRecorder(0)
 		for range r.IntN(200) {
 			v := r.Int64N(1_000_000) + 1
-			s = append(s, v)
+			rec.record(time.Duration(v), 0)
 			all = append(all, v)
 		}
-		sets = append(sets, s)
+		recs = append(recs, rec)
 	}
 	slices.Sort(all)
-	sortAll(sets)
+	stats, _, _ := mergeRecorders(recs)
 	n := int64(len(all))
-	got := exactQuantiles(sets, n, all[0], all[n-1])
+	want := make([]float64, len(reportQuantiles))
 	for i, q := range reportQuantiles {
-		want := uniformQuantile(q, n, func(rank int64) int64 { return all[rank] })
-		if got[i] != want {
-			t.Errorf("q%v = %v, want %v", q, got[i], want)
-		}
+		want[i] = uniformQuantile(q, n, func(rank int64) float64 { return float64(all[rank-1]) })
 	}
-	for rank := range n {
-		if v := kth(sets, rank, all[0], all[n-1]); v != all[rank] {
-			t.Fatalf("kth(%d) = %d, want %d", rank, v, all[rank])
-		}
+	got := []float64{stats.Median, stats.P75, stats.P95, stats.P98, stats.P99, stats.P999}
+	if !stats.Exact || !slices.Equal(got, want) {
+		t.Errorf("quantiles %v, want %v (exact %v)", got, want, stats.Exact)
 	}
 }
 
 // Dropwizard's UniformSnapshot definition, checked by hand on 1..10.
 func TestUniformQuantile(t *testing.T) {
-	vals := []int64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
-	at := func(rank int64) int64 { return vals[rank] }
+	vals := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	at := func(rank int64) float64 { return vals[rank-1] }
 	for q, want := range map[float64]float64{0.5: 5.5, 0.75: 8.25, 0.95: 10, 0.05: 1, 0.1: 1.1} {
 		if got := uniformQuantile(q, 10, at); math.Abs(got-want) > 1e-12 {
 			t.Errorf("q%v = %v, want %v", q, got, want)

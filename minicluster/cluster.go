@@ -63,6 +63,27 @@ type Cluster struct {
 	pipelineID string
 }
 
+// Limits of Options.
+const (
+	MaxDataNodes = 64
+	MaxSCMs      = 9
+)
+
+// CheckContainers rejects container ids that are not positive or given twice.
+func CheckContainers(ids []int64) error {
+	seen := map[int64]bool{}
+	for _, id := range ids {
+		switch {
+		case id <= 0:
+			return fmt.Errorf("container id %d: ids are positive", id)
+		case seen[id]:
+			return fmt.Errorf("container id %d is given twice", id)
+		}
+		seen[id] = true
+	}
+	return nil
+}
+
 // Start starts a cluster. Close it when done. On an error, whatever had started is stopped.
 func Start(o Options) (*Cluster, error) {
 	c := &Cluster{}
@@ -77,22 +98,20 @@ func (c *Cluster) start(o Options) error {
 	if o.DataNodes == 0 {
 		o.DataNodes = DefaultDataNodes
 	}
-	if o.DataNodes < 0 || o.DataNodes > 64 {
-		return fmt.Errorf("minicluster: %d DataNodes: use 1 to 64", o.DataNodes)
+	if o.DataNodes < 0 || o.DataNodes > MaxDataNodes {
+		return fmt.Errorf("minicluster: %d DataNodes: use 1 to %d", o.DataNodes, MaxDataNodes)
 	}
 	if o.Containers == nil {
 		o.Containers = DefaultContainers
 	}
-	for _, id := range o.Containers {
-		if id <= 0 {
-			return fmt.Errorf("minicluster: container id %d: ids are positive", id)
-		}
+	if err := CheckContainers(o.Containers); err != nil {
+		return fmt.Errorf("minicluster: %w", err)
 	}
 	if o.SCMs == 0 {
 		o.SCMs = 1
 	}
-	if o.SCMs < 0 || o.SCMs > 9 {
-		return fmt.Errorf("minicluster: %d SCMs: use 1 (no HA) to 9", o.SCMs)
+	if o.SCMs < 0 || o.SCMs > MaxSCMs {
+		return fmt.Errorf("minicluster: %d SCMs: use 1 (no HA) to %d", o.SCMs, MaxSCMs)
 	}
 	c.opts = o
 	held := make(map[int64]int32, len(o.Containers))
@@ -267,6 +286,27 @@ func (c *Cluster) WriteConf(dir string) error {
 		return err
 	}
 	return os.Rename(tmp, filepath.Join(dir, ClusterFile))
+}
+
+// MoveDataNodes restarts every DataNode on a new port and publishes the pipeline's new
+// addresses in SCM, as after a rolling restart of DataNodes with ephemeral ports: clients that
+// keep the old addresses fail with UNAVAILABLE until they look the container up again.
+func (c *Cluster) MoveDataNodes() error {
+	members := make([]*hddspb.DatanodeDetailsProto, 0, len(c.dataNodes))
+	for _, dn := range c.dataNodes {
+		if err := dn.Move(); err != nil {
+			return err
+		}
+		members = append(members, dn.Details())
+	}
+	pipeline, err := scmsim.Pipeline(c.pipelineID, hddspb.PipelineState_PIPELINE_OPEN, members...)
+	if err != nil {
+		return err
+	}
+	if c.ha != nil {
+		return c.ha.AddPipeline(pipeline)
+	}
+	return c.scm.AddPipeline(pipeline)
 }
 
 // Close stops every server.

@@ -10,8 +10,7 @@ import (
 
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/ozone/config"
-	"github.com/dnecho/dnecho/ozone/datanode"
-	"github.com/dnecho/dnecho/ozone/target"
+	"github.com/dnecho/dnecho/ozone/echo"
 	"go.uber.org/goleak"
 )
 
@@ -36,24 +35,17 @@ func TestDefaultClusterEchoesOnEveryContainer(t *testing.T) {
 		t.Fatalf("info %+v", info)
 	}
 	for _, id := range minicluster.DefaultContainers {
-		tg, err := target.Resolve(context.Background(), target.Options{ConfDir: dir, ContainerID: id, Getenv: func(string) string { return "" }})
-		if err != nil {
-			t.Fatal(err)
-		}
-		cl, err := datanode.New(tg.Pipeline, datanode.Options{Target: datanode.TargetAll})
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := cl.Prepare(datanode.Request{ContainerID: id, PayloadSizeResp: 10, ReadOnly: true})
+		sess, err := echo.Open(context.Background(), echo.Spec{Cluster: echo.Cluster{ConfDir: dir}, ContainerID: id,
+			Target: echo.TargetAll, Request: echo.Request{PayloadResp: 10}}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for i := 0; i < 3; i++ {
-			if r, err := cl.Echo(context.Background(), p); err != nil || r.BytesReceived == 0 {
-				t.Fatalf("container %d call %d: %+v %v", id, i, r, err)
+			if r := sess.Echo(context.Background(), 0); !r.OK() || r.BytesReceived == 0 {
+				t.Fatalf("container %d call %d: %+v", id, i, r)
 			}
 		}
-		cl.Close()
+		sess.Close()
 	}
 	for i, dn := range c.DataNodes() {
 		if got := dn.Stats().Successes; got != 3 {

@@ -11,47 +11,34 @@ import (
 
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/minicluster"
-	"github.com/dnecho/dnecho/ozone/datanode"
-	"github.com/dnecho/dnecho/ozone/target"
+	"github.com/dnecho/dnecho/ozone/echo"
 )
 
 // The two benchmarks compare the whole JS path (a VU iteration calling client.echo(), samples
 // included) with the datanode client called directly from Go, against the same mini cluster in
 // the same process, at the same concurrency (c = VUs or goroutines):
 //
-//	go test -run '^$' -bench 'BenchmarkEcho(FromJS|Go)' -benchmem -benchtime 20000x ./extension/
+//	go test -run '^$' -bench 'BenchmarkEcho(FromJS|Go)' -benchmem -benchtime 20000x ./xdnecho/
 //
 // calls/s is b.N over wall time; cpu-ns/op is the process CPU (client, engine and emulator)
 // per call. The goal is FromJS reaching at least 0.85x the calls/s of Go.
 
 var benchConcurrency = []int{1, 8}
 
+// BenchmarkEchoGo calls the echo session straight from Go: what freon's workers do.
 func BenchmarkEchoGo(b *testing.B) {
 	c := startCluster(b, minicluster.Options{})
-	tgt, err := target.Resolve(context.Background(), target.Options{SCM: c.SCMAddrs(), ContainerID: 1})
+	sess, err := echo.Open(context.Background(), echo.Spec{Cluster: echo.Cluster{SCM: c.SCMAddrs()}, ContainerID: 1}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
-	opts, err := tgt.DataNodeOptions(datanode.Options{}, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	dn, err := datanode.New(tgt.Pipeline, opts)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer dn.Close()
-	p, err := dn.Prepare(datanode.Request{ContainerID: 1, ReadOnly: true})
-	if err != nil {
-		b.Fatal(err)
-	}
+	defer sess.Close()
 	for _, conc := range benchConcurrency {
 		b.Run(fmt.Sprintf("c=%d", conc), func(b *testing.B) {
 			workers := make([]func() error, conc)
 			for i := range workers {
 				workers[i] = func() error {
-					_, err := dn.Echo(context.Background(), p)
-					return err
+					return sess.Echo(context.Background(), uint64(i)).Err
 				}
 			}
 			measure(b, workers)

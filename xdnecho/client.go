@@ -8,8 +8,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/dnecho/dnecho/engine/js/modules"
-	"github.com/dnecho/dnecho/ozone/datanode"
-	"github.com/dnecho/dnecho/ozone/target"
+	"github.com/dnecho/dnecho/ozone/echo"
 )
 
 // Messages scripts see when they use the module in the wrong place.
@@ -18,14 +17,17 @@ const (
 	MsgEchoInInit        = "client.echo() is not allowed in the init context; call it from the default function or a scenario's exec function"
 )
 
-// client is one `new dnecho.Client(...)` in one VU. Its caches are per VU, so echo() takes no
-// lock once a request shape has been seen.
+// errNoCluster replaces echo.ErrNoCluster with advice for scripts.
+var errNoCluster = errors.New("no cluster given: pass `scm: 'host:port'` or `conf: '/path/to/ozone-conf'` in the Client options, " +
+	"set OZONE_CONF_DIR, or run the script with `dnecho run --local-cluster` (or --conf/--scm)")
+
+// client is one `new dnecho.Client(...)` in one VU: the shared echo session, and per-VU caches so
+// echo() takes no lock once a request shape has been seen.
 type client struct {
-	inst     *instance
-	opts     clientOptions
-	pool     *pool
-	dn       *datanode.Client // this VU's client in the pool
-	prepared map[requestShape]*datanode.Prepared
+	inst  *instance
+	cfg   clientConfig
+	sess  *echo.Session
+	calls map[echo.Request]*echo.Call
 	// memo skips re-parsing a request object passed again unchanged (the common script shape).
 	memo *requestMemo
 	tags tagCache
@@ -55,35 +57,32 @@ func (i *instance) clientConstructor() goja.Value {
 	return ctor
 }
 
-// newClient validates the options, looks the container up (once per test run, shared by VUs)
-// and picks this VU's datanode client. Doing the lookup here, in the init context, makes an
-// unreachable SCM or an unknown container fail the test before it starts.
+// newClient validates the options and opens (or joins) the test run's echo session for them:
+// one SCM lookup per cluster and container, however many VUs ask. Doing it here, in the init
+// context, makes an unreachable SCM or an unknown container fail the test before it starts.
 func (i *instance) newClient(arg goja.Value) (*client, error) {
-	o, err := parseClientOptions(arg)
+	cfg, err := parseClientOptions(arg, i.root.defaults)
 	if err != nil {
 		return nil, err
 	}
-	scmAddrs, conf, caFiles := o.clusterOf(i.root.defaults)
-	tOpts, lk := o.targetOptions(scmAddrs, conf)
-	tgt, err := i.root.resolve(i.vu.Context(), lk, tOpts, i.vu.Test().Logger)
-	if err != nil {
-		if errors.Is(err, errNoCluster) {
-			return nil, err
-		}
-		return nil, fmt.Errorf("container %d: %w", o.ContainerID, err)
+	sess, err := i.root.sessions.Open(i.vu.Context(), cfg.spec)
+	var fe *echo.FieldError
+	switch {
+	case errors.Is(err, echo.ErrNoCluster):
+		return nil, errNoCluster
+	case errors.As(err, &fe):
+		return nil, fmt.Errorf("container %d: %w", cfg.spec.ContainerID, echo.Rename(err, optionName))
+	case err != nil:
+		return nil, fmt.Errorf("container %d: %w", cfg.spec.ContainerID, err)
 	}
-	p, err := i.root.poolOf(newPoolKey(lk, &o, caFiles), tgt, &o, caFiles)
-	if err != nil {
-		return nil, fmt.Errorf("container %d: %w", o.ContainerID, err)
-	}
+	spec := sess.Spec()
 	return &client{
-		inst:     i,
-		opts:     o,
-		pool:     p,
-		dn:       p.clientFor(i.vu.ID()),
-		prepared: map[requestShape]*datanode.Prepared{},
-		memo:     &requestMemo{},
-		tags:     newTagCache(o.Tags, o.ContainerID, target.PipelineID(tgt.Pipeline), o.Stream),
+		inst:  i,
+		cfg:   cfg,
+		sess:  sess,
+		calls: map[echo.Request]*echo.Call{},
+		memo:  &requestMemo{},
+		tags:  newTagCache(cfg.tags, spec.ContainerID, sess.Target().PipelineID(), string(spec.Stream)),
 	}, nil
 }
 
@@ -94,45 +93,49 @@ func (c *client) echo(call goja.FunctionCall) goja.Value {
 	if vu.InitContext() {
 		modules.ThrowMessage(rt, MsgEchoInInit)
 	}
-	req, err := c.memo.parse(vu, call.Argument(0), c.opts.Throw)
+	req, err := c.memo.parse(vu, call.Argument(0), c.cfg.throw)
 	if err != nil {
 		modules.Throw(rt, fmt.Errorf("client.echo: %w", err))
 	}
-	p, err := c.preparedFor(req.shape)
+	ec, err := c.callFor(req.req)
 	if err != nil {
-		modules.Throw(rt, fmt.Errorf("client.echo: %w", err))
+		modules.Throw(rt, fmt.Errorf("client.echo: %w", echo.Rename(err, optionName)))
 	}
-
-	ctx := vu.Context()
-	res, err := c.dn.Echo(ctx, p)
-	name, message := resultName(res, err), resultMessage(res, err)
-	if err != nil && ctx.Err() != nil {
+	res := ec.Echo(vu.Context(), vu.ID())
+	if res.Interrupted {
 		// The iteration was interrupted (end of scenario, abort) and the call failed because of
 		// it: it says nothing about the DataNode, so it is not measured, like an interrupted
 		// iteration is not. A call that completed before the interrupt keeps its samples.
-		return c.inst.resultObject(res, name, message)
+		return c.inst.resultObject(res)
 	}
-	tags := c.tags.get(vu.Tags().Current(), res.DataNode.UUID, name)
+	tags := c.tags.get(vu.Tags().Current(), res.DataNode.UUID, res.Label)
 	if req.tags != nil {
 		tags = tags.Merge(req.tags)
 	}
-	c.inst.metrics.push(vu, time.Now(), tags, res.RTT, err != nil, res.BytesSent, res.BytesReceived)
-	if err != nil && req.throw {
+	c.inst.metrics.push(vu, time.Now(), tags, res.Latency, res.Err != nil, res.BytesSent, res.BytesReceived)
+	if res.Err != nil && req.throw {
 		modules.Throw(rt, fmt.Errorf("dnecho: echo to DataNode %s (%s) failed: %s: %s",
-			res.DataNode.UUID, res.DataNode.Addr, name, message))
+			res.DataNode.UUID, res.DataNode.Addr, res.Label, res.Message))
 	}
-	return c.inst.resultObject(res, name, message)
+	return c.inst.resultObject(res)
 }
 
-// preparedFor returns the encoded request of a shape, from the VU's cache or the Root's.
-func (c *client) preparedFor(shape requestShape) (*datanode.Prepared, error) {
-	if p, ok := c.prepared[shape]; ok {
-		return p, nil
+// callFor returns the session's prepared Call for a request, from the VU's cache.
+func (c *client) callFor(r echo.Request) (*echo.Call, error) {
+	if ec, ok := c.calls[r]; ok {
+		return ec, nil
 	}
-	p, err := c.inst.root.prepare(c.pool, c.dn, shape)
+	ec, err := c.sess.Prepare(r)
 	if err != nil {
 		return nil, err
 	}
-	c.prepared[shape] = p
-	return p, nil
+	if len(c.calls) >= maxCachedCalls {
+		clear(c.calls)
+	}
+	c.calls[r] = ec
+	return ec, nil
 }
+
+// maxCachedCalls bounds a VU's cache of prepared calls (a script that varies the payload size on
+// every call would otherwise grow it without end; the session shares equal requests anyway).
+const maxCachedCalls = 256

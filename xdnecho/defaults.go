@@ -15,10 +15,13 @@ type Defaults struct {
 	Overrides []string
 	// CAFiles are CA PEM files for TLS to the DataNodes, used when the Client has no tlsCA.
 	CAFiles []string
+	// User is the Hadoop RPC user, used when the Client has no user option.
+	User string
 }
 
 func (d Defaults) clone() Defaults {
-	return Defaults{SCM: slices.Clone(d.SCM), ConfDir: d.ConfDir, Overrides: slices.Clone(d.Overrides), CAFiles: slices.Clone(d.CAFiles)}
+	return Defaults{SCM: slices.Clone(d.SCM), ConfDir: d.ConfDir, Overrides: slices.Clone(d.Overrides),
+		CAFiles: slices.Clone(d.CAFiles), User: d.User}
 }
 
 // isSet reports whether the defaults name a cluster.

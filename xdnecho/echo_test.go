@@ -9,7 +9,6 @@ import (
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
-	"github.com/dnecho/dnecho/ozone/datanode"
 	"github.com/dnecho/dnecho/proto/dnpb"
 )
 
@@ -107,13 +106,13 @@ export default function () {
 	errs := global(vu, "errs").([]any)
 	want := []string{
 		`unknown request field "payloadresp"; allowed: payloadReq, payloadResp`,
-		`payloadResp "1.5KB": fractions are not supported`,
+		`payloadResp 1.5KB: fractions are not supported`,
 		`unknown unit "XB"`,
-		`payloadResp -1 is negative`,
+		`payloadResp -1: is negative`,
 		`sleepMs -1`,
 		`readOnly yes: want true or false`,
 		`the request must be an object`,
-		`exceeds the 32 MiB gRPC message limit`,
+		`exceeds the 33554432-byte (32 MiB) message limit`,
 		`does not fit the request's 32-bit field`,
 	}
 	for i, w := range want {
@@ -235,46 +234,28 @@ export default function () {
 	}
 }
 
-func TestClientsShareAPool(t *testing.T) {
+// Clients with equal options in any number of VUs share one session, and Clients that differ
+// only in how they send share the SCM lookup: 4 VUs × 2 option sets make one lookup (freon's
+// GetContainer + ListPipelines: two SCM requests).
+func TestClientsShareALookup(t *testing.T) {
 	c := startCluster(t, minicluster.Options{})
+	before := c.SCM().Requests()
 	rn := mustLoad(t, `
 import dnecho from 'k6/x/dnecho';
 const two = new dnecho.Client({ containerId: 1, scm: __ENV.SCM, clients: 2 });
 const one = new dnecho.Client({ containerId: 1, scm: __ENV.SCM });
-export default function () { two.echo(); one.echo(); }`, clusterEnv(c))
+export default function () { globalThis.r = [two.echo(), one.echo()]; }`, clusterEnv(c))
 	for id := uint64(1); id <= 4; id++ {
-		iterate(t, rn.vu(t, id, nil))
-	}
-	rn.root.mu.Lock()
-	defer rn.root.mu.Unlock()
-	if len(rn.root.pools) != 2 {
-		t.Fatalf("%d pools, want 2 (clients: 2 and clients: 1)", len(rn.root.pools))
-	}
-	var two, one *pool
-	for k, p := range rn.root.pools {
-		if k.clients == 2 {
-			two = p
-		} else {
-			one = p
+		vu := rn.vu(t, id, nil)
+		iterate(t, vu)
+		for i, r := range global(vu, "r").([]any) {
+			if r.(map[string]any)["ok"] != true {
+				t.Fatalf("VU %d call %d: %v", id, i, r)
+			}
 		}
 	}
-	if two.clients.Len() != 2 || two.clientFor(0) == two.clientFor(1) || one.clients.Len() != 1 {
-		t.Fatalf("pool sizes %d and %d", two.clients.Len(), one.clients.Len())
-	}
-	// VU n uses client n mod 2: VUs 1 and 3 share one, VUs 2 and 4 the other; each client encoded
-	// its request once (the default shape), whatever the number of VUs.
-	used := map[*datanode.Client]int{}
-	for k := range rn.root.prepared {
-		used[k.client]++
-	}
-	for _, dc := range []*datanode.Client{two.clientFor(0), two.clientFor(1), one.clientFor(0)} {
-		if used[dc] != 1 {
-			t.Errorf("client %p prepared %d requests, want 1", dc, used[dc])
-		}
-	}
-	// Each VU's Client uses the pool client of its id.
-	if n := len(rn.root.prepared); n != 3 {
-		t.Errorf("%d prepared requests, want 3 (one per pool client)", n)
+	if n := c.SCM().Requests() - before; n != 2 {
+		t.Fatalf("%d SCM requests, want 2 (one shared lookup)", n)
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 // Metric names. The dnecho_ prefix keeps them apart from k6's protocol metrics (grpc_*), which
 // have other tags and semantics.
 const (
-	MetricReqDuration  = "dnecho_req_duration"  // Trend (time): RTT of one echo() in ms, retries included
+	MetricReqDuration  = "dnecho_req_duration"  // Trend (time): latency of one echo() in ms (echo.Result.Latency)
 	MetricReqs         = "dnecho_reqs"          // Counter: echo() calls
 	MetricReqFailed    = "dnecho_req_failed"    // Rate: 1 for a failed call, 0 for SUCCESS
 	MetricDataSent     = "dnecho_data_sent"     // Counter (data): request bytes, all attempts
@@ -40,6 +40,9 @@ type echoMetrics struct {
 func (r *Root) echoMetrics(t *modules.Test) (*echoMetrics, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.logger == nil {
+		r.logger = t.Logger
+	}
 	if r.metrics != nil {
 		return r.metrics, nil
 	}

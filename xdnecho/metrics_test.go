@@ -7,6 +7,7 @@ import (
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/minicluster"
+	"github.com/dnecho/dnecho/ozone/echo"
 )
 
 func TestSamplesAndTags(t *testing.T) {
@@ -113,7 +114,7 @@ export default function () { client.echo(); }`, clusterEnv(c))
 
 // TestTagCacheReuse checks the hot path: the same VU tags and outcome give the same tag set.
 func TestTagCacheReuse(t *testing.T) {
-	tc := newTagCache(map[string]string{"a": "1"}, 5, "p", streamNew)
+	tc := newTagCache(map[string]string{"a": "1"}, 5, "p", string(echo.StreamNew))
 	vuTags := metrics.NewTags(map[string]string{"scenario": "s"})
 	t1 := tc.get(vuTags, "dn1", "SUCCESS")
 	if t2 := tc.get(vuTags, "dn1", "SUCCESS"); t2 != t1 {

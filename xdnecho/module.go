@@ -2,9 +2,11 @@
 // send Ozone DataNode Echo RPCs (what `ozone freon dn-echo` sends) and measure them.
 //
 // The module follows the engine's two-level contract (package engine/js/modules, shaped like
-// grafana/xk6-sql): one Root per test run holds what every VU shares — the SCM lookups, the
-// pools of datanode clients (gRPC connections) and the encoded requests — and one instance per
-// VU holds that VU's Client objects with their per-VU caches, so the hot path takes no lock.
+// grafana/xk6-sql): one Root per test run holds what every VU shares — the echo sessions of
+// package ozone/echo (SCM lookups, pools of DataNode clients, encoded requests) — and one
+// instance per VU holds that VU's Client objects with their per-VU caches, so the hot path takes
+// no lock. The module only turns JS options into an echo.Spec and echo.Results into samples and
+// JS values: everything Ozone is in ozone/echo, shared with `dnecho freon dn-echo`.
 //
 // A runner registers the module with Factory (register.go), which also carries the cluster
 // defaults of the command line (`--local-cluster`, `--conf`, `--scm`). The Root must be closed
@@ -15,48 +17,39 @@
 package xdnecho
 
 import (
-	"context"
+	"log/slog"
+	"strings"
 	"sync"
 
 	"github.com/dop251/goja"
 
 	"github.com/dnecho/dnecho/engine/js/modules"
-	"github.com/dnecho/dnecho/ozone/datanode"
+	"github.com/dnecho/dnecho/ozone/echo"
 )
 
-// Root is the module's state for one test run, shared by all its VUs: SCM lookups (one per
-// distinct cluster and container, however many VUs ask), pools of datanode clients, and encoded
-// requests with their payloads. It is safe for concurrent use.
+// Root is the module's state for one test run, shared by all its VUs: the echo sessions (one SCM
+// lookup per distinct cluster and container, however many VUs ask; one pool of DataNode clients
+// and one set of encoded requests per Client option set) and the metrics. It is safe for
+// concurrent use.
 //
 // The engine's module contract has no end-of-test hook, so Root implements io.Closer: whoever
 // runs the test must call Close after the last VU has finished — teardown and handleSummary
 // included, since their VUs run the init context and so construct Clients again — or the gRPC
 // connections stay open until the process exits.
 type Root struct {
-	ctx    context.Context // parent of lookups; cancelled by Close
-	cancel context.CancelFunc
-	wg     sync.WaitGroup // lookup goroutines
-
-	mu       sync.Mutex
-	closed   bool
-	lookups  map[lookupKey]*lookupEntry
-	pools    map[poolKey]*pool
-	prepared map[preparedKey]*datanode.Prepared
-	payloads map[int64][]byte
-	metrics  *echoMetrics
 	defaults Defaults
+	sessions *echo.Group
+
+	mu      sync.Mutex
+	metrics *echoMetrics
+	logger  *slog.Logger // the test's, from the first VU
 }
 
-// New returns the Root of a new test run whose Clients default to the cluster d.
+// New returns the Root of a new test run whose Clients default to the cluster d. Session
+// events (a slow SCM, a pipeline looked up again) go to the first VU's test logger.
 func New(d Defaults) *Root {
-	r := &Root{
-		defaults: d.clone(),
-		lookups:  map[lookupKey]*lookupEntry{},
-		pools:    map[poolKey]*pool{},
-		prepared: map[preparedKey]*datanode.Prepared{},
-		payloads: map[int64][]byte{},
-	}
-	r.ctx, r.cancel = context.WithCancel(context.Background())
+	r := &Root{defaults: d.clone()}
+	r.sessions = echo.NewGroup(r.event)
 	return r
 }
 
@@ -70,26 +63,30 @@ func (r *Root) NewModuleInstance(vu modules.VU) (modules.Instance, error) {
 	return &instance{root: r, vu: vu, metrics: m, strs: map[string]goja.Value{}}, nil
 }
 
-// Close ends the test run's use of the cluster: it stops lookups still running and closes every
-// datanode client (their connections and reused streams). Echo calls made afterwards fail with
-// result CANCELLED. Close is idempotent and always returns nil.
-func (r *Root) Close() error {
+// event logs a session event, naming the Client option the user can change.
+func (r *Root) event(e echo.Event) {
 	r.mu.Lock()
-	if r.closed {
-		r.mu.Unlock()
-		return nil
-	}
-	r.closed = true
-	r.cancel()
-	pools := r.pools
-	r.pools = nil
-	r.prepared, r.payloads = nil, nil
+	log := r.logger
 	r.mu.Unlock()
-
-	r.wg.Wait()
-	for _, p := range pools {
-		p.close()
+	if log == nil {
+		return
 	}
+	msg := e.Message
+	if n := optionName(e.Field); n != "" {
+		msg += " (see the Client's " + strings.TrimPrefix(n, "option ") + " option)"
+	}
+	if e.Kind == echo.EventReresolved {
+		log.Info(msg)
+		return
+	}
+	log.Warn(msg)
+}
+
+// Close ends the test run's use of the cluster: it stops lookups still running and closes every
+// session (connections and reused streams). Echo calls made afterwards fail with result
+// CANCELLED. Close is idempotent and always returns nil.
+func (r *Root) Close() error {
+	r.sessions.Close()
 	return nil
 }
 

@@ -5,155 +5,200 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
-	"time"
 
 	"github.com/dop251/goja"
 
-	"github.com/dnecho/dnecho/ozone/scm"
-	"github.com/dnecho/dnecho/ozone/target"
+	"github.com/dnecho/dnecho/ozone/echo"
 )
 
-// Option values of the Client (js/index.d.ts ClientOptions).
+// kind is the JavaScript shape an option takes; the value is turned into the option's string
+// form and parsed by echo.Spec.Set, the parser the command line uses too.
+type kind int
+
 const (
-	targetFirst = "first"
-	targetAll   = "all"
-	streamNew   = "new"
-	streamReuse = "reuse"
-	lookupFreon = "freon"
-	lookupOne   = "single"
+	kindInt      kind = iota // a whole number, not a string
+	kindString               // a non-empty string
+	kindDuration             // '30s', '500ms', or a number of milliseconds
+	kindBool                 // true or false
+	kindList                 // a string (comma-separated) or an array of strings
+	kindMap                  // { key: value } of strings, numbers or booleans
 )
 
-// clientOptionNames are the keys `new dnecho.Client({...})` accepts, in the order error messages
-// list them.
-var clientOptionNames = []string{
-	"containerId", "scm", "conf", "set", "lookup", "lookupTimeout", "target", "stream", "clients",
-	"deadline", "retries", "token", "tlsCA", "throw", "tags",
+// clientOption is one key of `new dnecho.Client({...})`.
+type clientOption struct {
+	name  string
+	kind  kind
+	field echo.Field // "" for the module's own options (throw, tags)
+	// invert turns a boolean into its opposite field (retries: false sets NoRetry).
+	invert bool
 }
 
-// clientOptions are a Client's validated options. The zero values of the optional fields are the
-// documented defaults (see newClientOptions).
-type clientOptions struct {
-	ContainerID int64
-	// SCM and Conf say where the cluster is; both empty means the process defaults (SetDefaults)
-	// or OZONE_CONF_DIR.
-	SCM  []string
-	Conf string
-	// Set are "key=value" overrides, sorted so equal maps give equal cache keys.
-	Set           []string
-	Lookup        string // lookupFreon or lookupOne
-	LookupTimeout time.Duration
-	Target        string // targetFirst, targetAll, or a DataNode uuid or host
-	Stream        string // streamNew or streamReuse
-	Clients       int
-	// Deadline of one Echo attempt; 0 means the configuration's ozone.client.read.timeout.
-	Deadline time.Duration
-	Retries  bool
-	Token    string // target.TokenAuto, target.TokenNone or an encoded token
-	TLSCA    []string
-	Throw    bool
-	Tags     map[string]string
+// clientOptions are the keys the Client accepts, in the order error messages list them
+// (js/index.d.ts ClientOptions).
+var clientOptions = []clientOption{
+	{name: "containerId", kind: kindInt, field: echo.FieldContainerID},
+	{name: "scm", kind: kindList, field: echo.FieldSCM},
+	{name: "conf", kind: kindString, field: echo.FieldConfDir},
+	{name: "set", kind: kindMap, field: echo.FieldOverrides},
+	{name: "user", kind: kindString, field: echo.FieldUser},
+	{name: "lookup", kind: kindString, field: echo.FieldLookup},
+	{name: "lookupTimeout", kind: kindDuration, field: echo.FieldLookupTimeout},
+	{name: "target", kind: kindString, field: echo.FieldTarget},
+	{name: "stream", kind: kindString, field: echo.FieldStream},
+	{name: "clients", kind: kindInt, field: echo.FieldClients},
+	{name: "deadline", kind: kindDuration, field: echo.FieldDeadline},
+	{name: "retries", kind: kindBool, field: echo.FieldNoRetry, invert: true},
+	{name: "token", kind: kindString, field: echo.FieldToken},
+	{name: "tlsCA", kind: kindList, field: echo.FieldTLSCA},
+	{name: "reresolve", kind: kindBool, field: echo.FieldNoReresolve, invert: true},
+	{name: "reresolveAfter", kind: kindDuration, field: echo.FieldReresolveAfter},
+	{name: "throw", kind: kindBool},
+	{name: "tags", kind: kindMap},
 }
 
-// newClientOptions returns the defaults: freon's lookup, the Java client's target and stream
-// use, one client object, retries on, token from the configuration.
-func newClientOptions() clientOptions {
-	return clientOptions{
-		Lookup:  lookupFreon,
-		Target:  targetFirst,
-		Stream:  streamNew,
-		Clients: 1,
-		Retries: true,
-		Token:   target.TokenAuto,
+// optionName maps a Spec field to the Client option that sets it, for error messages.
+func optionName(f echo.Field) string {
+	for _, o := range clientOptions {
+		if o.field == f {
+			return "option " + o.name
+		}
 	}
+	for _, o := range requestFields {
+		if o.field == f {
+			return o.name
+		}
+	}
+	return ""
 }
 
-// parseClientOptions validates the argument of `new dnecho.Client(...)`. Keys whose value is
+// clientConfig is a Client's parsed options: the echo Spec and the module's own.
+type clientConfig struct {
+	spec  echo.Spec
+	throw bool
+	tags  map[string]string
+}
+
+// parseClientOptions reads the argument of `new dnecho.Client(...)`. Keys whose value is
 // undefined or null count as absent, so `scm: __ENV.DNECHO_SCM` works whether the variable is set
-// or not.
-func parseClientOptions(v goja.Value) (clientOptions, error) {
-	o := newClientOptions()
+// or not. The module's defaults fill in the cluster when the options name none.
+func parseClientOptions(v goja.Value, d Defaults) (clientConfig, error) {
+	var c clientConfig
 	obj, ok := v.(*goja.Object)
 	if !ok || isAbsent(v) {
-		return o, errors.New("options are required, e.g. new dnecho.Client({ containerId: 1 })")
+		return c, errors.New("options are required, e.g. new dnecho.Client({ containerId: 1 })")
 	}
 	if obj.ClassName() == "Array" {
-		return o, errors.New("options must be an object, e.g. { containerId: 1 }")
+		return c, errors.New("options must be an object, e.g. { containerId: 1 }")
 	}
-	seenID := false
 	for _, k := range obj.Keys() {
 		val := obj.Get(k)
 		if isAbsent(val) {
 			continue
 		}
-		if err := o.set(k, val); err != nil {
-			return o, err
+		if err := c.set(k, val); err != nil {
+			return c, err
 		}
-		seenID = seenID || k == "containerId"
 	}
-	if !seenID {
-		return o, errors.New("option containerId is required: the container whose pipeline is echoed to, e.g. { containerId: 1 }")
+	if c.spec.ContainerID == 0 {
+		return c, errors.New("option containerId is required: the container whose pipeline is echoed to, e.g. { containerId: 1 }")
 	}
-	return o, nil
+	c.applyDefaults(d)
+	if err := c.spec.Validate(); err != nil {
+		return c, echo.Rename(err, optionName)
+	}
+	return c, nil
+}
+
+// applyDefaults points a Client that names no cluster at the module's defaults; the defaults'
+// overrides go under the Client's own, and their CA files apply when the Client has none.
+func (c *clientConfig) applyDefaults(d Defaults) {
+	cl := &c.spec.Cluster
+	if !cl.IsSet() {
+		cl.SCM, cl.ConfDir = append([]string(nil), d.SCM...), d.ConfDir
+	}
+	cl.Overrides = append(append([]string(nil), d.Overrides...), cl.Overrides...)
+	if len(c.spec.TLSCA) == 0 {
+		c.spec.TLSCA = append([]string(nil), d.CAFiles...)
+	}
+	if cl.User == "" {
+		cl.User = d.User
+	}
 }
 
 // set validates one option and stores it.
-func (o *clientOptions) set(k string, val goja.Value) error {
-	var err error
-	switch k {
-	case "containerId":
-		o.ContainerID, err = positiveInt(k, val)
-	case "scm":
-		o.SCM, err = stringList(k, val)
-	case "conf":
-		o.Conf, err = nonEmptyString(k, val)
-	case "set":
-		o.Set, err = overrides(k, val)
-	case "lookup":
-		o.Lookup, err = oneOf(k, val, lookupFreon, lookupOne)
-	case "lookupTimeout":
-		o.LookupTimeout, err = duration(k, val)
-	case "target":
-		if o.Target, err = nonEmptyString(k, val); err != nil {
-			err = fmt.Errorf("%w: use %q, %q, or a DataNode uuid or host", err, targetFirst, targetAll)
+func (c *clientConfig) set(k string, val goja.Value) error {
+	var o *clientOption
+	for i := range clientOptions {
+		if clientOptions[i].name == k {
+			o = &clientOptions[i]
 		}
-	case "stream":
-		o.Stream, err = oneOf(k, val, streamNew, streamReuse)
-	case "clients":
-		var n int64
-		if n, err = positiveInt(k, val); err == nil && n > maxClients {
-			err = fmt.Errorf("option clients %d: at most %d (each client opens its own connections)", n, maxClients)
-		}
-		o.Clients = int(n)
-	case "deadline":
-		o.Deadline, err = duration(k, val)
-	case "retries":
-		o.Retries, err = boolean(k, val)
-	case "token":
-		if o.Token, err = nonEmptyString(k, val); err != nil {
-			err = fmt.Errorf("%w: use %q, %q or an encoded token", err, target.TokenAuto, target.TokenNone)
-		}
-	case "tlsCA":
-		o.TLSCA, err = stringList(k, val)
-	case "throw":
-		o.Throw, err = boolean(k, val)
-	case "tags":
-		o.Tags, err = stringMap(k, val)
-	default:
-		err = fmt.Errorf("unknown option %q; allowed: %s", k, strings.Join(clientOptionNames, ", "))
 	}
-	return err
+	if o == nil {
+		names := make([]string, len(clientOptions))
+		for i, o := range clientOptions {
+			names[i] = o.name
+		}
+		return fmt.Errorf("unknown option %q; allowed: %s", k, strings.Join(names, ", "))
+	}
+	switch o.name {
+	case "throw":
+		b, err := boolean("option "+k, val)
+		c.throw = b
+		return err
+	case "tags":
+		m, err := stringMap("option "+k, val)
+		c.tags = m
+		return err
+	}
+	values, err := stringForms(o.name, o.kind, o.invert, val)
+	if err != nil {
+		return err
+	}
+	for _, s := range values {
+		if err := c.spec.Set(o.field, s); err != nil {
+			return echo.Rename(err, optionName)
+		}
+	}
+	return nil
 }
 
-// maxClients bounds the clients option: each client dials every pipeline member.
-const maxClients = 1024
-
-// lookupMode maps the lookup option to the SCM call sequence.
-func (o *clientOptions) lookupMode() scm.LookupMode {
-	if o.Lookup == lookupOne {
-		return scm.LookupWithPipeline
+// stringForms checks a JS value against an option's kind and returns its string form(s).
+func stringForms(name string, k kind, invert bool, v goja.Value) ([]string, error) {
+	label := "option " + name
+	switch k {
+	case kindInt:
+		s, err := wholeNumber(label, v)
+		return []string{s}, err
+	case kindString:
+		s, ok := v.Export().(string)
+		if !ok {
+			return nil, fmt.Errorf("%s %s: want a string", label, v.String())
+		}
+		return []string{s}, nil
+	case kindDuration:
+		s, err := durationForm(label, v)
+		return []string{s}, err
+	case kindBool:
+		b, err := boolean(label, v)
+		return []string{strconv.FormatBool(b != invert)}, err
+	case kindList:
+		return stringList(label, v)
 	}
-	return scm.LookupFreon
+	m, err := stringMap(label, v)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(m))
+	for key, val := range m {
+		if strings.TrimSpace(key) == "" {
+			return nil, fmt.Errorf("%s: empty configuration key", label)
+		}
+		out = append(out, key+"="+val)
+	}
+	sort.Strings(out)
+	return out, nil
 }
 
 // isAbsent reports whether a JS value means "not given".
@@ -161,139 +206,86 @@ func isAbsent(v goja.Value) bool {
 	return v == nil || goja.IsUndefined(v) || goja.IsNull(v)
 }
 
-func positiveInt(name string, v goja.Value) (int64, error) {
+// wholeNumber reads a JS number that must be whole; a string is refused as such, so that
+// `containerId: '1'` says what is wrong instead of what is expected.
+func wholeNumber(label string, v goja.Value) (string, error) {
 	switch x := v.Export().(type) {
 	case int64:
-		if x > 0 {
-			return x, nil
-		}
+		return strconv.FormatInt(x, 10), nil
 	case float64:
-		if x > 0 && x == math.Trunc(x) && x < 1<<53 {
-			return int64(x), nil
+		if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+			return strconv.FormatInt(int64(x), 10), nil
 		}
+		return "", fmt.Errorf("%s %v: want a whole number", label, x)
+	case string:
+		return "", fmt.Errorf("%s '%s' is a string: want a number, e.g. %s: 1", label, x, strings.TrimPrefix(label, "option "))
 	}
-	return 0, fmt.Errorf("option %s %s: want a positive whole number", name, v.String())
+	return "", fmt.Errorf("%s %s: want a whole number", label, v.String())
 }
 
-func nonEmptyString(name string, v goja.Value) (string, error) {
-	s, ok := v.Export().(string)
-	if !ok {
-		return "", fmt.Errorf("option %s %s: want a string", name, v.String())
-	}
-	if strings.TrimSpace(s) == "" {
-		return "", fmt.Errorf("option %s is empty", name)
-	}
-	return s, nil
-}
-
-func oneOf(name string, v goja.Value, allowed ...string) (string, error) {
-	s, ok := v.Export().(string)
-	if ok {
-		for _, a := range allowed {
-			if s == a {
-				return s, nil
-			}
+// durationForm reads a Go duration string ("30s", "1m30s") or a number of milliseconds, as k6
+// options do (docs/k6-compat.md).
+func durationForm(label string, v goja.Value) (string, error) {
+	switch x := v.Export().(type) {
+	case int64:
+		return strconv.FormatInt(x, 10) + "ms", nil
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) > float64(math.MaxInt64/1e6) {
+			return "", fmt.Errorf("%s %v: want a duration such as '30s' or milliseconds", label, x)
 		}
+		return strconv.FormatFloat(x, 'f', -1, 64) + "ms", nil
+	case string:
+		return x, nil
 	}
-	return "", fmt.Errorf("option %s %q: use %s", name, v.String(), strings.Join(allowed, " or "))
+	return "", fmt.Errorf("%s %s: want a duration such as '30s' or milliseconds", label, v.String())
 }
 
-func boolean(name string, v goja.Value) (bool, error) {
+func boolean(label string, v goja.Value) (bool, error) {
 	b, ok := v.Export().(bool)
 	if !ok {
-		return false, fmt.Errorf("option %s %s: want true or false", name, v.String())
+		return false, fmt.Errorf("%s %s: want true or false", label, v.String())
 	}
 	return b, nil
 }
 
-// duration reads a Go duration string ("30s", "1m30s") or a number of milliseconds, as k6
-// options do (spec k6-compat.md §2.3); it must be positive.
-func duration(name string, v goja.Value) (time.Duration, error) {
-	var d time.Duration
-	switch x := v.Export().(type) {
-	case int64:
-		d = time.Duration(x) * time.Millisecond
-	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) || x > float64(math.MaxInt64/int64(time.Millisecond)) {
-			return 0, fmt.Errorf("option %s %v: want a duration such as '30s' or milliseconds", name, x)
-		}
-		d = time.Duration(x * float64(time.Millisecond))
-	case string:
-		var err error
-		if d, err = time.ParseDuration(strings.TrimSpace(x)); err != nil {
-			return 0, fmt.Errorf("option %s %q: want a duration such as '30s', '500ms' or milliseconds", name, x)
-		}
-	default:
-		return 0, fmt.Errorf("option %s %s: want a duration such as '30s' or milliseconds", name, v.String())
-	}
-	if d <= 0 {
-		return 0, fmt.Errorf("option %s %s: must be positive", name, v.String())
-	}
-	return d, nil
-}
-
 // stringList reads a string (comma-separated) or an array of strings.
-func stringList(name string, v goja.Value) ([]string, error) {
-	var parts []string
+func stringList(label string, v goja.Value) ([]string, error) {
 	switch x := v.Export().(type) {
 	case string:
-		parts = strings.Split(x, ",")
+		return []string{x}, nil
 	case []any:
+		var out []string
 		for _, e := range x {
 			s, ok := e.(string)
 			if !ok {
-				return nil, fmt.Errorf("option %s: want a string or an array of strings", name)
+				return nil, fmt.Errorf("%s: want a string or an array of strings", label)
 			}
-			parts = append(parts, strings.Split(s, ",")...)
+			out = append(out, s)
 		}
-	default:
-		return nil, fmt.Errorf("option %s %s: want a string or an array of strings", name, v.String())
-	}
-	var out []string
-	for _, p := range parts {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
+		if len(out) == 0 {
+			return nil, fmt.Errorf("%s is empty", label)
 		}
+		return out, nil
 	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("option %s is empty", name)
-	}
-	return out, nil
+	return nil, fmt.Errorf("%s %s: want a string or an array of strings", label, v.String())
 }
 
 // stringMap reads {key: string | number | boolean}.
-func stringMap(name string, v goja.Value) (map[string]string, error) {
+func stringMap(label string, v goja.Value) (map[string]string, error) {
 	obj, ok := v.(*goja.Object)
 	if !ok {
-		return nil, fmt.Errorf("option %s: want an object of name: value", name)
+		return nil, fmt.Errorf("%s: want an object of name: value", label)
 	}
 	if obj.ClassName() == "Array" {
-		return nil, fmt.Errorf("option %s: want an object of name: value, not an array", name)
+		return nil, fmt.Errorf("%s: want an object of name: value, not an array", label)
 	}
 	m := make(map[string]string)
 	for _, k := range obj.Keys() {
 		e := obj.Get(k)
 		if _, isObj := e.(*goja.Object); isObj || isAbsent(e) {
-			return nil, fmt.Errorf("option %s: the value of %q must be a string, number or boolean", name, k)
+			return nil, fmt.Errorf("%s: the value of %q must be a string, number or boolean", label, k)
 		}
 		m[k] = e.String()
 	}
 	return m, nil
-}
-
-// overrides reads the set option ({key: value}) as sorted "key=value" strings.
-func overrides(name string, v goja.Value) ([]string, error) {
-	m, err := stringMap(name, v)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, 0, len(m))
-	for k, val := range m {
-		if strings.TrimSpace(k) == "" {
-			return nil, fmt.Errorf("option %s: empty configuration key", name)
-		}
-		out = append(out, k+"="+val)
-	}
-	sort.Strings(out)
-	return out, nil
 }

@@ -13,24 +13,24 @@ func TestClientOptionErrors(t *testing.T) {
 		opts string
 		want []string
 	}{
-		{`{ containerId: 1, scm: __ENV.SCM, contianerId: 2 }`, []string{`unknown option "contianerId"`, "allowed: containerId, scm, conf, set, lookup, lookupTimeout, target, stream, clients, deadline, retries, token, tlsCA, throw, tags"}},
+		{`{ containerId: 1, scm: __ENV.SCM, contianerId: 2 }`, []string{`unknown option "contianerId"`, "allowed: containerId, scm, conf, set, user, lookup, lookupTimeout, target, stream, clients, deadline, retries, token, tlsCA, reresolve, reresolveAfter, throw, tags"}},
 		{`{ scm: __ENV.SCM }`, []string{"option containerId is required"}},
 		{`undefined`, []string{"options are required"}},
 		{`{ containerId: 0 }`, []string{"option containerId 0: want a positive whole number"}},
 		{`{ containerId: 1.5 }`, []string{"option containerId 1.5"}},
-		{`{ containerId: '1' }`, []string{"option containerId 1: want a positive whole number"}},
-		{`{ containerId: 1, scm: __ENV.SCM, target: '' }`, []string{"option target is empty", `use "first", "all"`}},
-		{`{ containerId: 1, scm: __ENV.SCM, target: 'nowhere' }`, []string{`option target "nowhere"`, "UUID, host or address:port of a pipeline member"}},
+		{`{ containerId: '1' }`, []string{"option containerId '1' is a string: want a number, e.g. containerId: 1"}},
+		{`{ containerId: 1, scm: __ENV.SCM, target: '' }`, []string{`option target "": is empty; use "first", "all"`}},
+		{`{ containerId: 1, scm: __ENV.SCM, target: 'nowhere' }`, []string{`option target nowhere: matches no member of the pipeline`, "UUID, host or address:port of one of"}},
 		{`{ containerId: 1, stream: 'shared' }`, []string{`option stream "shared": use new or reuse`}},
 		{`{ containerId: 1, lookup: 'fast' }`, []string{`option lookup "fast": use freon or single`}},
-		{`{ containerId: 1, clients: 0 }`, []string{"option clients 0: want a positive whole number"}},
+		{`{ containerId: 1, clients: 0 }`, []string{"option clients 0: want a whole number from 1 to 1024"}},
 		{`{ containerId: 1, deadline: 'soon' }`, []string{`option deadline "soon": want a duration`}},
-		{`{ containerId: 1, deadline: -5 }`, []string{"option deadline -5: must be positive"}},
+		{`{ containerId: 1, deadline: -5 }`, []string{"option deadline -5ms: must be at least 1ms"}},
 		{`{ containerId: 1, retries: 'no' }`, []string{"option retries no: want true or false"}},
-		{`{ containerId: 1, token: '' }`, []string{"option token is empty"}},
+		{`{ containerId: 1, token: '' }`, []string{`option token "": is empty`}},
 		{`{ containerId: 1, tags: { a: {} } }`, []string{`option tags: the value of "a" must be a string, number or boolean`}},
 		{`{ containerId: 1, set: [] }`, []string{"option set: want an object"}},
-		{`{ containerId: 1, scm: __ENV.SCM, token: 'not-a-token' }`, []string{"token does not decode"}},
+		{`{ containerId: 1, scm: __ENV.SCM, token: 'not-a-token' }`, []string{"option token: does not decode as a Hadoop token"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.opts, func(t *testing.T) {

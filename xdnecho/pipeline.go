@@ -3,7 +3,6 @@ package xdnecho
 import (
 	"github.com/dop251/goja"
 
-	"github.com/dnecho/dnecho/ozone/target"
 	"github.com/dnecho/dnecho/proto/hddspb"
 )
 
@@ -12,9 +11,9 @@ import (
 // per-DataNode thresholds can be built from it.
 func (c *client) pipeline(goja.FunctionCall) goja.Value {
 	rt := c.inst.vu.Runtime()
-	tgt := c.pool.tgt
+	tgt := c.sess.Target()
 	addrs := map[string]string{}
-	for _, m := range c.dn.Members() {
+	for _, m := range c.sess.Members() {
 		addrs[m.UUID] = m.Addr
 	}
 	var dns []any
@@ -27,8 +26,8 @@ func (c *client) pipeline(goja.FunctionCall) goja.Value {
 		dns = append(dns, dn)
 	}
 	o := rt.NewObject()
-	_ = o.Set("containerId", c.opts.ContainerID)
-	_ = o.Set("pipelineId", target.PipelineID(tgt.Pipeline))
+	_ = o.Set("containerId", tgt.Container.GetContainerID())
+	_ = o.Set("pipelineId", tgt.PipelineID())
 	_ = o.Set("containerState", tgt.Container.GetState().String())
 	_ = o.Set("datanodes", rt.NewArray(dns...))
 	return o

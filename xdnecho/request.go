@@ -3,40 +3,46 @@ package xdnecho
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/dop251/goja"
 
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/metrics"
-	"github.com/dnecho/dnecho/freon"
-	"github.com/dnecho/dnecho/ozone/datanode"
+	"github.com/dnecho/dnecho/ozone/echo"
 )
 
-// echoRequestNames are the keys client.echo({...}) accepts.
-var echoRequestNames = echoRequestFields[:]
-
-// requestShape is what an Echo request carries on the wire; equal shapes share one encoded
-// datanode.Prepared.
-type requestShape struct {
-	payloadReq  int64 // bytes
-	payloadResp int32 // bytes, after freon's cap
-	sleepMs     int32
-	readOnly    bool
+// requestField is one key of client.echo({...}).
+type requestField struct {
+	name  string
+	field echo.Field // "" for the module's own (throw, tags)
+	size  bool       // a size: bytes, or a string such as '4KB'
 }
 
-// defaultShape is client.echo() without arguments: empty payloads, read-only as freon forces it
-// over gRPC (spec ozone-echo.md §6.2).
-var defaultShape = requestShape{readOnly: true}
+// requestFields are read in this order by the memo and listed in this order by errors.
+var requestFields = [...]requestField{
+	{name: "payloadReq", field: echo.FieldPayloadReq, size: true},
+	{name: "payloadResp", field: echo.FieldPayloadResp, size: true},
+	{name: "uncapped", field: echo.FieldUncapped},
+	{name: "sleepMs", field: echo.FieldSleepMs},
+	{name: "readOnly", field: echo.FieldReadOnly},
+	{name: "throw"},
+	{name: "tags"},
+}
 
 // echoCall is one parsed client.echo argument.
 type echoCall struct {
-	shape requestShape
+	req   echo.Request
 	throw bool
 	tags  *metrics.Tags // per-call tags; nil when none
 	// throwDefault is the Client's throw option the call was parsed with (part of the memo key).
 	throwDefault bool
 }
+
+// defaultRequest is client.echo() without arguments: empty payloads, read-only as freon sends
+// it over gRPC.
+var defaultRequest = echo.Request{ReadOnly: true}
 
 // requestMemo remembers the last request object a VU passed to echo and what it parsed to, so
 // the usual script shape — one `const request = {...}` object passed on every call — is validated
@@ -45,12 +51,9 @@ type echoCall struct {
 // object between calls is honoured. A VU's memo is used only from that VU's goroutine.
 type requestMemo struct {
 	obj    *goja.Object
-	values [len(echoRequestFields)]goja.Value
+	values [len(requestFields)]goja.Value
 	call   echoCall
 }
-
-// echoRequestFields are read in this order by the memo.
-var echoRequestFields = [...]string{"payloadReq", "payloadResp", "uncapped", "sleepMs", "readOnly", "throw", "tags"}
 
 // parse returns the parsed request for v, from the memo when v is the remembered object with the
 // same field values.
@@ -59,9 +62,9 @@ func (m *requestMemo) parse(vu modules.VU, v goja.Value, throwDefault bool) (ech
 	if !ok || isAbsent(v) {
 		return parseEcho(vu, v, throwDefault)
 	}
-	var values [len(echoRequestFields)]goja.Value
-	for i, k := range echoRequestFields {
-		values[i] = obj.Get(k)
+	var values [len(requestFields)]goja.Value
+	for i, f := range requestFields {
+		values[i] = obj.Get(f.name)
 	}
 	if obj == m.obj && m.call.throwDefault == throwDefault && sameValues(values, m.values) {
 		return m.call, nil
@@ -75,7 +78,7 @@ func (m *requestMemo) parse(vu modules.VU, v goja.Value, throwDefault bool) (ech
 	return c, nil
 }
 
-func sameValues(a, b [len(echoRequestFields)]goja.Value) bool {
+func sameValues(a, b [len(requestFields)]goja.Value) bool {
 	for i := range a {
 		switch {
 		case a[i] == nil || b[i] == nil:
@@ -92,7 +95,7 @@ func sameValues(a, b [len(echoRequestFields)]goja.Value) bool {
 // parseEcho reads client.echo's argument. Errors are programming errors in the script (unknown
 // key, bad size): the caller throws them whatever the throw option says.
 func parseEcho(vu modules.VU, v goja.Value, throwDefault bool) (echoCall, error) {
-	c := echoCall{shape: defaultShape, throw: throwDefault, throwDefault: throwDefault}
+	c := echoCall{req: defaultRequest, throw: throwDefault, throwDefault: throwDefault}
 	if isAbsent(v) {
 		return c, nil
 	}
@@ -100,75 +103,75 @@ func parseEcho(vu modules.VU, v goja.Value, throwDefault bool) (echoCall, error)
 	if !ok {
 		return c, fmt.Errorf("the request must be an object such as { payloadResp: '1KB' }, got %s", v.String())
 	}
-	var resp int64
-	uncapped := false
 	for _, k := range obj.Keys() {
 		val := obj.Get(k)
 		if isAbsent(val) {
 			continue
 		}
-		var err error
-		switch k {
-		case "payloadReq":
-			c.shape.payloadReq, err = parseSize(k, val)
-			if err == nil && c.shape.payloadReq > datanode.DefaultMaxMessageSize {
-				err = fmt.Errorf("payloadReq %d bytes exceeds the 32 MiB gRPC message limit of Ozone", c.shape.payloadReq)
-			}
-		case "payloadResp":
-			resp, err = parseSize(k, val)
-		case "uncapped":
-			uncapped, err = flag(k, val)
-		case "sleepMs":
-			c.shape.sleepMs, err = sleepMs(val)
-		case "readOnly":
-			c.shape.readOnly, err = flag(k, val)
-		case "throw":
-			c.throw, err = flag(k, val)
-		case "tags":
-			c.tags = modules.TagsArgument(vu, val)
-		default:
-			err = fmt.Errorf("unknown request field %q; allowed: %s", k, strings.Join(echoRequestNames, ", "))
-		}
-		if err != nil {
+		if err := c.set(vu, k, val); err != nil {
 			return c, err
 		}
-	}
-	if c.shape.payloadResp, ok = responseSize(resp, uncapped); !ok {
-		return c, fmt.Errorf("payloadResp %d bytes does not fit the request's 32-bit field", resp)
 	}
 	return c, nil
 }
 
-// responseSize applies freon's cap (min(size, 2097151) bytes; spec ozone-echo.md §6.2) unless
-// uncapped, in which case only the int32 wire field limits it.
-func responseSize(n int64, uncapped bool) (int32, bool) {
-	switch {
-	case !uncapped:
-		return int32(min(n, freon.MaxResponseBytes)), true
-	case n > math.MaxInt32:
-		return 0, false
+// set reads one request field.
+func (c *echoCall) set(vu modules.VU, k string, val goja.Value) error {
+	switch k {
+	case "throw":
+		var err error
+		c.throw, err = boolean(k, val)
+		return err
+	case "tags":
+		c.tags = modules.TagsArgument(vu, val)
+		return nil
 	}
-	return int32(n), true
+	for _, f := range requestFields {
+		if f.name != k {
+			continue
+		}
+		s, err := requestForm(f, val)
+		if err != nil {
+			return err
+		}
+		return echo.Rename(c.req.Set(f.field, s), optionName)
+	}
+	names := make([]string, len(requestFields))
+	for i, f := range requestFields {
+		names[i] = f.name
+	}
+	return fmt.Errorf("unknown request field %q; allowed: %s", k, strings.Join(names, ", "))
 }
 
-func sleepMs(v goja.Value) (int32, error) {
+// requestForm turns a request field's JS value into its string form: sizes are numbers of bytes
+// or strings, sleepMs a whole number, the rest booleans.
+func requestForm(f requestField, v goja.Value) (string, error) {
 	switch x := v.Export().(type) {
 	case int64:
-		if x >= 0 && x <= math.MaxInt32 {
-			return int32(x), nil
+		if f.size || f.field == echo.FieldSleepMs {
+			return strconv.FormatInt(x, 10), nil
 		}
 	case float64:
-		if x >= 0 && x <= math.MaxInt32 && x == math.Trunc(x) {
-			return int32(x), nil
+		if (f.size || f.field == echo.FieldSleepMs) && x == math.Trunc(x) && math.Abs(x) < 1<<62 {
+			return strconv.FormatInt(int64(x), 10), nil
+		}
+		if f.size || f.field == echo.FieldSleepMs {
+			return "", fmt.Errorf("%s %v: want a whole number", f.name, x)
+		}
+	case string:
+		if f.size {
+			return x, nil
+		}
+	case bool:
+		if !f.size && f.field != echo.FieldSleepMs {
+			return strconv.FormatBool(x), nil
 		}
 	}
-	return 0, fmt.Errorf("sleepMs %s: want a whole number of milliseconds, 0 or more", v.String())
-}
-
-func flag(name string, v goja.Value) (bool, error) {
-	b, ok := v.Export().(bool)
-	if !ok {
-		return false, fmt.Errorf("%s %s: want true or false", name, v.String())
+	switch {
+	case f.size:
+		return "", fmt.Errorf("%s %s: %s", f.name, v.String(), echo.SizeHelp)
+	case f.field == echo.FieldSleepMs:
+		return "", fmt.Errorf("%s %s: want a whole number of milliseconds, 0 or more", f.name, v.String())
 	}
-	return b, nil
+	return "", fmt.Errorf("%s %s: want true or false", f.name, v.String())
 }

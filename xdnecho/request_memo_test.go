@@ -14,19 +14,19 @@ func TestRequestMemoSeesChanges(t *testing.T) {
 	_ = obj.Set("payloadResp", "1KB")
 	var m requestMemo
 	c, err := m.parse(nil, obj, false)
-	if err != nil || c.shape.payloadResp != 1024 {
+	if err != nil || c.req.PayloadResp != 1024 {
 		t.Fatalf("first parse: %+v %v", c, err)
 	}
 	if m.obj != obj {
 		t.Fatal("object not remembered")
 	}
 	_ = obj.Set("payloadResp", "2KB")
-	if c, _ = m.parse(nil, obj, false); c.shape.payloadResp != 2048 {
-		t.Errorf("mutated payloadResp not seen: %d", c.shape.payloadResp)
+	if c, _ = m.parse(nil, obj, false); c.req.PayloadResp != 2048 {
+		t.Errorf("mutated payloadResp not seen: %d", c.req.PayloadResp)
 	}
 	_ = obj.Set("sleepMs", 5)
-	if c, _ = m.parse(nil, obj, false); c.shape.sleepMs != 5 {
-		t.Errorf("added sleepMs not seen: %d", c.shape.sleepMs)
+	if c, _ = m.parse(nil, obj, false); c.req.SleepMs != 5 {
+		t.Errorf("added sleepMs not seen: %d", c.req.SleepMs)
 	}
 	if c, _ = m.parse(nil, obj, true); !c.throw {
 		t.Error("a different throw default reused the memo")

@@ -1,91 +1,14 @@
 package xdnecho
 
 import (
-	"context"
-	"errors"
 	"slices"
 	"time"
 
 	"github.com/dop251/goja"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 
 	"github.com/dnecho/dnecho/ozone/datanode"
-	"github.com/dnecho/dnecho/proto/dnpb"
+	"github.com/dnecho/dnecho/ozone/echo"
 )
-
-// Result names that are neither an Ozone result nor a gRPC status.
-const (
-	resultSuccess = "SUCCESS"
-	// resultNoReply: the stream ended with status OK but without a response (the Java client's
-	// "Stream completed but no reply for request").
-	resultNoReply = "NO_REPLY"
-)
-
-// grpcNames are the canonical gRPC status names (grpc/grpc doc/statuscodes.md, grpc-java
-// Status.Code), which is how Ozone's logs and Java stack traces show them. Go's codes.String
-// would give "Unavailable".
-var grpcNames = [...]string{
-	codes.OK:                 "OK",
-	codes.Canceled:           "CANCELLED",
-	codes.Unknown:            "UNKNOWN",
-	codes.InvalidArgument:    "INVALID_ARGUMENT",
-	codes.DeadlineExceeded:   "DEADLINE_EXCEEDED",
-	codes.NotFound:           "NOT_FOUND",
-	codes.AlreadyExists:      "ALREADY_EXISTS",
-	codes.PermissionDenied:   "PERMISSION_DENIED",
-	codes.ResourceExhausted:  "RESOURCE_EXHAUSTED",
-	codes.FailedPrecondition: "FAILED_PRECONDITION",
-	codes.Aborted:            "ABORTED",
-	codes.OutOfRange:         "OUT_OF_RANGE",
-	codes.Unimplemented:      "UNIMPLEMENTED",
-	codes.Internal:           "INTERNAL",
-	codes.Unavailable:        "UNAVAILABLE",
-	codes.DataLoss:           "DATA_LOSS",
-	codes.Unauthenticated:    "UNAUTHENTICATED",
-}
-
-func grpcName(c codes.Code) string {
-	if int(c) < len(grpcNames) {
-		return grpcNames[c]
-	}
-	return grpcNames[codes.Unknown]
-}
-
-// resultName names the outcome of a call: the Ozone result when the DataNode answered, else the
-// gRPC status of the last attempt.
-func resultName(res datanode.Result, err error) string {
-	switch {
-	case err == nil:
-		return resultSuccess
-	case res.GRPCCode != codes.OK:
-		return grpcName(res.GRPCCode)
-	case res.Result != 0:
-		if name, ok := dnpb.Result_name[int32(res.Result)]; ok {
-			return name
-		}
-		return res.Result.String()
-	case errors.Is(err, datanode.ErrNoReply):
-		return resultNoReply
-	case errors.Is(err, datanode.ErrClosed), errors.Is(err, context.Canceled):
-		return grpcName(codes.Canceled)
-	case errors.Is(err, context.DeadlineExceeded):
-		return grpcName(codes.DeadlineExceeded)
-	}
-	return grpcName(status.Code(err))
-}
-
-// resultMessage is the error text shown to the script: the DataNode's or gRPC's message, or the
-// error itself when the call never reached a DataNode.
-func resultMessage(res datanode.Result, err error) string {
-	switch {
-	case err == nil:
-		return ""
-	case res.Message != "":
-		return res.Message
-	}
-	return err.Error()
-}
 
 // echoResult is the object echo() returns (js/index.d.ts EchoResult). It is a goja dynamic
 // object rather than an ordinary one: building an ordinary object costs nine property insertions,
@@ -95,9 +18,9 @@ func resultMessage(res datanode.Result, err error) string {
 // properties in a fixed order, JSON.stringify, spread); properties it assigns or deletes are kept.
 type echoResult struct {
 	inst     *instance
-	result   string // ok is result == resultSuccess
+	result   string // ok is result == echo.LabelSuccess
 	message  string
-	rtt      time.Duration
+	latency  time.Duration
 	datanode datanode.DataNode
 	sent     int
 	received int
@@ -136,9 +59,9 @@ func (r *echoResult) mutable() *resultOverrides {
 var resultKeys = []string{"ok", "result", "message", "rtt", "datanode", "address", "bytesSent", "bytesReceived", "attempts"}
 
 // resultObject builds the JS value echo() returns.
-func (i *instance) resultObject(res datanode.Result, name, message string) goja.Value {
+func (i *instance) resultObject(res echo.Result) goja.Value {
 	return i.vu.Runtime().NewDynamicObject(&echoResult{
-		inst: i, result: name, message: message, rtt: res.RTT,
+		inst: i, result: res.Label, message: res.Message, latency: res.Latency,
 		datanode: res.DataNode, sent: res.BytesSent, received: res.BytesReceived, attempts: res.Attempts,
 	})
 }
@@ -148,13 +71,13 @@ func (r *echoResult) builtin(idx int) goja.Value {
 	rt := r.inst.vu.Runtime()
 	switch idx {
 	case 0:
-		return rt.ToValue(r.result == resultSuccess)
+		return rt.ToValue(r.result == echo.LabelSuccess)
 	case 1:
 		return r.inst.str(r.result)
 	case 2:
 		return rt.ToValue(r.message)
 	case 3:
-		return rt.ToValue(float64(r.rtt) / float64(time.Millisecond))
+		return rt.ToValue(float64(r.latency) / float64(time.Millisecond))
 	case 4:
 		return r.inst.str(r.datanode.UUID)
 	case 5:

@@ -54,12 +54,29 @@ command can use it with --conf DIR.`,
 	return cmd
 }
 
-func runCluster(sig *signals, s streams, f *clusterFlags) error {
-	if !(f.faults.ErrorRate >= 0 && f.faults.ErrorRate <= 1) { // also rejects NaN
-		return withCode(2, fmt.Errorf("--error-rate %v: use a fraction from 0 to 1", f.faults.ErrorRate))
+// check rejects what the flags cannot mean. minicluster reads a zero count as its default, so
+// an explicit --datanodes 0 or --scms 0 must be refused here, not quietly replaced.
+func (f *clusterFlags) check() error {
+	switch {
+	case f.opts.DataNodes < 1 || f.opts.DataNodes > minicluster.MaxDataNodes:
+		return fmt.Errorf("--datanodes %d: use 1 to %d", f.opts.DataNodes, minicluster.MaxDataNodes)
+	case f.opts.SCMs < 1 || f.opts.SCMs > minicluster.MaxSCMs:
+		return fmt.Errorf("--scms %d: use 1 (no HA) to %d", f.opts.SCMs, minicluster.MaxSCMs)
+	case len(f.opts.Containers) == 0:
+		return fmt.Errorf("--containers is empty: give at least one container id, e.g. 1,2,3")
+	case !(f.faults.ErrorRate >= 0 && f.faults.ErrorRate <= 1): // also rejects NaN
+		return fmt.Errorf("--error-rate %v: use a fraction from 0 to 1", f.faults.ErrorRate)
+	case f.faults.Latency < 0 || f.faults.Jitter < 0:
+		return fmt.Errorf("--latency %s / --jitter %s: can't be negative", f.faults.Latency, f.faults.Jitter)
+	case f.opts.SCMs > 1 && f.opts.SCMAddr != "":
+		return fmt.Errorf("--scm-addr works only with one SCM")
 	}
-	if f.opts.SCMs > 1 && f.opts.SCMAddr != "" {
-		return withCode(2, fmt.Errorf("--scm-addr works only with one SCM"))
+	return minicluster.CheckContainers(f.opts.Containers)
+}
+
+func runCluster(sig *signals, s streams, f *clusterFlags) error {
+	if err := f.check(); err != nil {
+		return withCode(exitUsage, err)
 	}
 	dir := f.confDir
 	if dir == "" {

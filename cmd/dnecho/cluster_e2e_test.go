@@ -84,3 +84,27 @@ func TestClusterCommandRejectsBadFlags(t *testing.T) {
 		}
 	}
 }
+
+// Counts the emulator would silently replace by its defaults, and duplicate ids, are refused.
+func TestClusterBadFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--datanodes", "0"}, "--datanodes 0: use 1 to 64"},
+		{[]string{"--datanodes", "65"}, "--datanodes 65: use 1 to 64"},
+		{[]string{"--scms", "0"}, "--scms 0: use 1 (no HA) to 9"},
+		{[]string{"--containers", "1,1"}, "container id 1 is given twice"},
+		{[]string{"--containers", "0"}, "container id 0: ids are positive"},
+		{[]string{"--error-rate", "NaN"}, "--error-rate NaN"},
+		{[]string{"--latency", "-1ms"}, "can't be negative"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			r := dnecho(t, 30*time.Second, append([]string{"cluster", "--conf-dir", t.TempDir()}, tc.args...)...)
+			if r.code != exitUsage {
+				t.Fatalf("exit %d, want %d\n%s", r.code, exitUsage, r.all())
+			}
+			mustContain(t, r, tc.want)
+		})
+	}
+}

@@ -5,22 +5,34 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
 	"github.com/dnecho/dnecho/freon"
-	"github.com/dnecho/dnecho/ozone/datanode"
-	"github.com/dnecho/dnecho/ozone/scm"
-	"github.com/dnecho/dnecho/ozone/target"
+	"github.com/dnecho/dnecho/ozone/echo"
 )
 
-// freonExitFailed is freon's exit status when any task failed or the command died (Java's −1).
-const freonExitFailed = 255
+// Exit statuses of the freon command.
+const (
+	// freonExitFailed is freon's exit status when any task failed or the command died (Java's −1).
+	freonExitFailed = 255
+	// exitInterrupted is the conventional status after Ctrl-C (128 + SIGINT).
+	exitInterrupted = 130
+	// exitUsage is a command line that cannot run: an unknown flag, a bad or missing value. freon
+	// itself exits 255 for its own option checks and 2 for picocli's; dnecho uses 2 for all.
+	exitUsage = 2
+)
 
-// exitInterrupted is the conventional status after Ctrl-C (128 + SIGINT).
-const exitInterrupted = 130
+// dn-echo's own validation messages, verbatim (the "OM" wording is upstream's, copied from
+// om-echo; Ozone: hadoop-ozone/freon/src/main/java/org/apache/hadoop/ozone/freon/
+// DNRPCLoadGenerator.java).
+const (
+	msgPayloadReqNegative  = "OM echo request payload size should be positive value or zero."
+	msgPayloadRespNegative = "OM echo response payload size should be positive value or zero."
+	// msgReadOnlyForced is freon's WARN (logger freon.DNRPCLoadGenerator) without --ratis.
+	msgReadOnlyForced = "Read only is not set to true for GRPC, setting it to true"
+)
 
 func newFreonCommand(sig *signals, s streams) *cobra.Command {
 	cmd := &cobra.Command{
@@ -31,27 +43,20 @@ func newFreonCommand(sig *signals, s streams) *cobra.Command {
 	return cmd
 }
 
-// dnEchoFlags are the command line of `dnecho freon dn-echo`: freon's options, then ours.
+// dnEchoFlags are the command line of `dnecho freon dn-echo`: freon's runner options, dn-echo's
+// options in freon's units, and the echo Spec that dnecho's own options set directly.
 type dnEchoFlags struct {
-	opts freon.Options
-
-	conf        string
-	set         []string
-	scm         []string
-	target      string
-	stream      string
-	noRetry     bool
-	lookup      string
-	token       string
-	tlsCA       []string
-	deadline    time.Duration
-	lookupLimit time.Duration
-	report      string
-	user        string
+	run           freon.Options
+	spec          echo.Spec
+	specs         *specFlags
+	payloadReqKB  int
+	payloadRespKB int
+	ratis         bool
+	report        string
 }
 
 func newDNEchoCommand(sig *signals, s streams) *cobra.Command {
-	f := &dnEchoFlags{opts: freon.DefaultOptions()}
+	f := &dnEchoFlags{run: freon.DefaultOptions()}
 	cmd := &cobra.Command{
 		Use:     "dn-echo",
 		Aliases: []string{"dne"},
@@ -60,11 +65,17 @@ func newDNEchoCommand(sig *signals, s streams) *cobra.Command {
 
 A drop-in for 'ozone freon dn-echo': the same options, units (KB) and defaults, the same report
 (Dropwizard console layout on a terminal, log4j lines on stderr otherwise) and exit status (255 when
-any call failed). Percentiles are exact over the whole run, where freon's are sampled.
+any call failed; 130 after Ctrl-C, with the report of what ran; 2 for a bad command line).
+Percentiles are exact over the whole run, where freon's are sampled.
 
 It looks the container's pipeline up from SCM (GetContainer, ListPipelines), fetches a container
 token when hdds.container.token.enabled is set, and sends Echo to the pipeline's first DataNode over
-gRPC, retrying on the other members on failure, like Ozone's Java client.
+gRPC, retrying on the other members on failure, like Ozone's Java client. A call's latency runs
+from the call to the DataNode's response, as freon's rpc-payload timer does.
+
+When every call fails with UNAVAILABLE for --reresolve-after (DataNodes restarted on new ports, the
+pipeline replaced), dnecho asks SCM for the container's pipeline again and carries on there; the
+Java tool never does (--no-reresolve behaves like it).
 
 The options from --scm on are dnecho's own; the ones before them are freon's.`,
 		Example: `  dnecho freon dn-echo --conf /etc/ozone --container-id 1 -n 100000 -t 32 --payload-resp 1
@@ -72,152 +83,148 @@ The options from --scm on are dnecho's own; the ones before them are freon's.`,
   dnecho freon dn-echo --conf /tmp/mini --container-id 1 -t=1 -n=1 --payload-req=1 --payload-resp=1`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runDNEcho(cmd.Context(), sig, s, f)
+			return runDNEcho(sig, s, f)
 		},
 	}
+	f.addFlags(cmd)
+	return cmd
+}
+
+func (f *dnEchoFlags) addFlags(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.SortFlags = false
-	o := &f.opts
-	// freon's own options (ozone-echo.md §6.2, §6.3).
+	f.specs = newSpecFlags(fl, &f.spec)
+	sf, o := f.specs, &f.run
+	// freon's own options (docs/ozone-echo.md, "freon dn-echo").
 	fl.Int64VarP(&o.NumberOfTests, "number-of-tests", "n", o.NumberOfTests, "Number of the generated objects.")
-	fl.IntVarP(&o.Threads, "threads", "t", o.Threads, "Number of threads used to execute")
+	fl.IntVarP(&o.Threads, "threads", "t", o.Threads, fmt.Sprintf("Number of threads used to execute (at most %d)", freon.MaxThreads))
 	fl.IntVar(&o.Threads, "thread", o.Threads, "Alias of --threads")
 	_ = fl.MarkHidden("thread")
 	fl.StringVar(&o.Duration, "duration", "", "Run for this long instead of --number-of-tests (duration mode), e.g. 30s, 5m, 1h, 7d")
 	fl.BoolVarP(&o.FailAtEnd, "fail-at-end", "f", false, "If turned on, all the tasks will be executed even if there are failures.")
 	fl.StringVarP(&o.Prefix, "prefix", "p", "", "Unique identifier of the test execution. Usually used as a prefix of the generated object\nnames. If empty, a random name will be generated")
-	fl.Int64Var(&o.ContainerID, "container-id", 0, "Send echo to DataNodes associated with this container")
-	fl.IntVar(&o.PayloadReqKB, "payload-req", 0, "Specifies the size of payload in KB in each request (ignored by the DataNode)")
-	fl.IntVar(&o.PayloadRespKB, "payload-resp", 0, "Specifies the size of payload in KB in each response (capped at 2097151 bytes, like freon)")
-	fl.IntVar(&o.SleepTimeMs, "sleep-time-ms", 0, "Let the DataNode to pause for a duration (in milliseconds) for each request")
-	fl.IntVar(&o.Clients, "clients", o.Clients, "Number of independent clients (gRPC connections); task i uses client i mod clients")
-	fl.BoolVar(&o.ReadOnly, "read-only", false, "Whether the echo is read-only (forced on without --ratis, as in freon)")
-	fl.BoolVar(&o.Ratis, "ratis", false, "Write requests through Ratis (not supported yet)")
-	fl.StringVar(&f.conf, "conf", "", "Ozone configuration directory or ozone-site.xml file (default $OZONE_CONF_DIR)")
-	fl.StringArrayVarP(&f.set, "set", "D", nil, "Configuration override key=value (repeatable)")
+	sf.add(echo.FieldContainerID, "container-id", "", "id", "", "Send echo to DataNodes associated with this container (required)")
+	fl.IntVar(&f.payloadReqKB, "payload-req", 0, "Specifies the size of payload in KB in each request (ignored by the DataNode)")
+	fl.IntVar(&f.payloadRespKB, "payload-resp", 0, "Specifies the size of payload in KB in each response (capped at 2097151 bytes, like freon)")
+	sf.add(echo.FieldSleepMs, "sleep-time-ms", "", "int", "0", "Let the DataNode to pause for a duration (in milliseconds) for each request")
+	sf.add(echo.FieldClients, "clients", "", "int", "1", fmt.Sprintf("Number of independent clients (gRPC connections, at most %d); task i uses client i mod clients", echo.MaxClients))
+	sf.addBool(echo.FieldReadOnly, "read-only", "Whether the echo is read-only (forced on without --ratis, as in freon)")
+	fl.BoolVar(&f.ratis, "ratis", false, "Write requests through Ratis (not supported yet)")
+	sf.names[echo.FieldTransport] = "--ratis"
+	sf.addCluster()
 	// dnecho's options.
-	fl.StringSliceVar(&f.scm, "scm", nil, "SCM client address(es) host:port, comma-separated for SCM HA (instead of --conf)")
-	fl.StringVar(&f.target, "target", "first", "Which DataNode(s): first (Java client order, retry on the others), all (round-robin\nover every replica, no retry), or one DataNode's uuid or host")
-	fl.StringVar(&f.stream, "stream", "new", "gRPC stream use: new (a stream per request, like Java) or reuse (long-lived streams)")
-	fl.BoolVar(&f.noRetry, "no-retry", false, "Do not retry a failed call on the other pipeline members")
-	fl.StringVar(&f.lookup, "lookup", "freon", "SCM lookup: freon (GetContainer + ListPipelines) or single (GetContainerWithPipeline)")
-	fl.StringVar(&f.token, "token", target.TokenAuto, "Container token: auto (from SCM when hdds.container.token.enabled), none, or an encoded token")
-	fl.StringSliceVar(&f.tlsCA, "tls-ca", nil, "CA certificate PEM file(s) for TLS to the DataNodes (turns TLS on)")
-	fl.DurationVar(&f.deadline, "deadline", 0, "Deadline of one Echo attempt (default ozone.client.read.timeout, 30s)")
-	fl.DurationVar(&f.lookupLimit, "lookup-timeout", target.DefaultLookupTimeout, "Give up on the SCM lookup after this long")
-	fl.BoolVar(&o.UncappedResponse, "payload-resp-uncapped", false, "Send --payload-resp in full instead of freon's 2097151-byte cap\n(DataNode errors above its limits are counted by result, not fatal)")
+	sf.add(echo.FieldTarget, "target", "", "first|all|dn", echo.TargetFirst, "Which DataNode(s): first (Java client order, retry on the others), all (round-robin\nover every replica, no retry), or one DataNode's uuid or host")
+	sf.add(echo.FieldStream, "stream", "", "new|reuse", string(echo.StreamNew), "gRPC stream use: new (a stream per request, like Java) or reuse (long-lived streams)")
+	sf.addBool(echo.FieldNoRetry, "no-retry", "Do not retry a failed call on the other pipeline members")
+	sf.add(echo.FieldLookup, "lookup", "", "freon|single", string(echo.LookupFreon), "SCM lookup: freon (GetContainer + ListPipelines) or single (GetContainerWithPipeline)")
+	sf.add(echo.FieldToken, "token", "", "auto|none|token", echo.TokenAuto, "Container token: auto (from SCM when hdds.container.token.enabled), none, or an encoded token")
+	sf.add(echo.FieldTLSCA, "tls-ca", "", "files", "", "CA certificate PEM file(s) for TLS to the DataNodes (turns TLS on)")
+	sf.add(echo.FieldDeadline, "deadline", "", "duration", "", "Deadline of one Echo attempt (default ozone.client.read.timeout, 30s)")
+	sf.add(echo.FieldLookupTimeout, "lookup-timeout", "", "duration", echo.DefaultLookupTimeout.String(), "Give up on the SCM lookup after this long")
+	sf.add(echo.FieldReresolveAfter, "reresolve-after", "", "duration", echo.DefaultReresolveAfter.String(), "Look the container up again after this long of nothing but UNAVAILABLE")
+	sf.addBool(echo.FieldNoReresolve, "no-reresolve", "Keep the pipeline found at the start, like the Java tool")
+	sf.addBool(echo.FieldUncapped, "payload-resp-uncapped", "Send --payload-resp in full instead of freon's 2097151-byte cap\n(DataNode errors above its limits are counted by result, not fatal)")
 	fl.StringVar(&f.report, "report", "auto", "Report format: auto (console on a terminal, log lines otherwise), console or log")
-	fl.StringVar(&f.user, "user", "", "Hadoop RPC user name (default the OS user)")
-	return cmd
+	sf.add(echo.FieldUser, "user", "", "name", "", "Hadoop RPC user name (default $HADOOP_USER_NAME or the OS user)")
 }
 
-func runDNEcho(_ context.Context, sig *signals, s streams, f *dnEchoFlags) error {
-	o := f.opts
-	if o.Ratis {
-		return withCode(2, errors.New("--ratis (Echo written through Apache Ratis) is not supported yet; "+
-			"leave it out to echo over gRPC, which is freon's default"))
+// echoSpec completes the Spec with the options given in freon's units and checks it.
+func (f *dnEchoFlags) echoSpec() (echo.Spec, error) {
+	const maxKB = echo.MaxRequestBytes / echo.PayloadUnit
+	switch {
+	case f.payloadReqKB < 0:
+		return f.spec, errors.New(msgPayloadReqNegative)
+	case f.payloadRespKB < 0:
+		return f.spec, errors.New(msgPayloadRespNegative)
+	case f.payloadReqKB > maxKB:
+		// Checked before any payload is built: freon's own cap (2097151 KB) would have us
+		// allocate 2 GiB only for the DataNode's message limit to refuse it.
+		return f.spec, fmt.Errorf("invalid --payload-req %d KB: a request must fit the %d KB (32 MiB) message limit of the DataNode's gRPC port", f.payloadReqKB, maxKB)
 	}
-	if err := o.Validate(); err != nil {
-		return withCode(freonExitFailed, err)
+	s := f.spec
+	s.Request.PayloadReq = int64(f.payloadReqKB) * echo.PayloadUnit
+	s.Request.PayloadResp = int64(f.payloadRespKB) * echo.PayloadUnit
+	if f.ratis {
+		s.Transport = echo.TransportRatis
 	}
-	dnOpts, err := f.datanodeOptions()
+	if err := s.Validate(); err != nil {
+		return s, f.specs.rename(err)
+	}
+	return s, nil
+}
+
+func runDNEcho(sig *signals, s streams, f *dnEchoFlags) error {
+	spec, err := f.echoSpec()
 	if err != nil {
-		return withCode(2, err)
+		return withCode(exitUsage, err)
 	}
-	lookupMode, err := parseLookup(f.lookup)
-	if err != nil {
-		return withCode(2, err)
+	if err := f.run.Validate(); err != nil {
+		return withCode(exitUsage, err)
 	}
 	interactive, err := reportMode(f.report, s)
 	if err != nil {
-		return withCode(2, err)
+		return withCode(exitUsage, err)
 	}
 	logw := freon.NewLogWriter(s.err, nil)
-	prefix := freon.ResolvePrefix(o.Prefix, os.Getenv, randIndex)
-
-	// A lookup normally takes milliseconds; when SCM is slow or unreachable, say so while waiting.
-	waiting := time.AfterFunc(min(2*time.Second, f.lookupLimit/2), func() {
-		_ = logw.Log(freon.ThreadMain, freon.LevelWarn, freon.LoggerDNEchoNotes, fmt.Sprintf(
-			"still waiting for SCM to answer the lookup of container %d (retrying; giving up after %s, see --lookup-timeout)",
-			o.ContainerID, f.lookupLimit))
-	})
-	tgt, err := target.Resolve(sig.soft, target.Options{
-		SCM: f.scm, ConfDir: f.conf, Overrides: f.set, ContainerID: o.ContainerID,
-		Lookup: lookupMode, Token: f.token, LookupTimeout: f.lookupLimit, User: f.user,
-	})
-	waiting.Stop()
+	sess, err := echo.Open(sig.soft, spec, f.logEvents(logw))
 	if err != nil {
-		return withCode(freonExitFailed, err)
+		return f.openFailed(err)
 	}
-	dnOpts, err = tgt.DataNodeOptions(dnOpts, f.tlsCA)
-	if err != nil {
-		return withCode(2, err)
+	defer sess.Close()
+	if !spec.Request.ReadOnly && spec.Transport != echo.TransportRatis {
+		_ = logw.Log(freon.ThreadMain, freon.LevelWarn, freon.LoggerDNEcho, msgReadOnlyForced)
 	}
-	readOnly, warn := o.EffectiveReadOnly()
-	if warn {
-		_ = logw.Log(freon.ThreadMain, freon.LevelWarn, freon.LoggerDNEcho, freon.MsgReadOnlyForced)
-	}
-	pool, err := target.NewPool(tgt, dnOpts, o.Clients)
-	if err != nil {
-		return withCode(freonExitFailed, err)
-	}
-	defer pool.Close()
-	prepared, err := pool.Prepare(datanode.Request{
-		ContainerID: o.ContainerID, Token: tgt.Token, Payload: freon.RequestPayload(o.PayloadReqKB),
-		PayloadSizeResp: freon.ResponseSize(o.PayloadRespKB, o.UncappedResponse),
-		SleepTimeMs:     int32(o.SleepTimeMs), ReadOnly: readOnly,
-	})
-	if err != nil {
-		return withCode(freonExitFailed, fmt.Errorf("--payload-req %d KB / --payload-resp %d KB: %w", o.PayloadReqKB, o.PayloadRespKB, err))
-	}
-	_ = logw.Log(freon.ThreadMain, freon.LevelInfo, freon.LoggerDNEchoNotes, "Target: "+tgt.Describe())
+	_ = logw.Log(freon.ThreadMain, freon.LevelInfo, freon.LoggerDNEchoNotes, "Target: "+sess.Target().Describe())
 	res, err := freon.Session{
-		Options: o, Prefix: prefix, Label: datanode.ErrorLabel, Interactive: interactive, Out: s.out, Log: logw,
-		Task: func(ctx context.Context, taskID int) error {
-			i := uint64(taskID) % uint64(pool.Len())
-			_, err := pool.For(i).Echo(ctx, prepared[i])
-			return err
+		Options: f.run, Prefix: freon.ResolvePrefix(f.run.Prefix, os.Getenv, randIndex),
+		Interactive: interactive, Out: s.out, Log: logw,
+		Task: func(ctx context.Context, taskID int) freon.Outcome {
+			r := sess.Echo(ctx, uint64(taskID))
+			return freon.Outcome{Latency: r.Latency, Err: r.Err, Label: r.Label, Interrupted: r.Interrupted}
 		},
 	}.Run(sig.soft)
 	if err != nil {
 		return withCode(freonExitFailed, err)
 	}
 	switch {
-	case res.Cancelled && o.Duration != "":
+	case res.Cancelled && f.run.Duration != "":
 		return withCode(exitInterrupted, fmt.Errorf("interrupted after %d calls", res.Successes+res.Failures))
 	case res.Cancelled:
-		return withCode(exitInterrupted, fmt.Errorf("interrupted after %d of %d calls", res.Successes+res.Failures, o.NumberOfTests))
+		return withCode(exitInterrupted, fmt.Errorf("interrupted after %d of %d calls", res.Successes+res.Failures, f.run.NumberOfTests))
 	case res.Failures > 0:
 		return withCode(freonExitFailed, errors.New(freon.MsgTestFailed))
 	}
 	return nil
 }
 
-func (f *dnEchoFlags) datanodeOptions() (datanode.Options, error) {
-	o := datanode.Options{Timeout: f.deadline, NoRetry: f.noRetry}
-	switch f.stream {
-	case "new", string(datanode.StreamPerRequest):
-		o.Streams = datanode.StreamPerRequest
-	case "reuse", string(datanode.StreamReused):
-		o.Streams = datanode.StreamReused
-	default:
-		return o, fmt.Errorf("--stream %q: use new or reuse", f.stream)
+// openFailed maps a failed Open to its exit status: an interrupt (130), a bad option (2), or a
+// cluster that could not be used (255, as freon dies before its report).
+func (f *dnEchoFlags) openFailed(err error) error {
+	var fe *echo.FieldError
+	switch {
+	case errors.Is(err, echo.ErrInterrupted):
+		return withCode(exitInterrupted, err)
+	case errors.Is(err, echo.ErrNoCluster):
+		return withCode(exitUsage, errors.New("no cluster given: pass --scm host:port, --conf DIR (holding ozone-site.xml) "+
+			"or set OZONE_CONF_DIR; for a local emulated cluster run `dnecho cluster --conf-dir DIR`"))
+	case errors.As(err, &fe):
+		return withCode(exitUsage, f.specs.rename(err))
 	}
-	if f.target == "" {
-		return o, errors.New("--target is empty: use first, all, or a DataNode uuid or host")
-	}
-	o.Target = datanode.Target(f.target)
-	return o, nil
+	return withCode(freonExitFailed, err)
 }
 
-func parseLookup(s string) (scm.LookupMode, error) {
-	switch s {
-	case "freon":
-		return scm.LookupFreon, nil
-	case "single":
-		return scm.LookupWithPipeline, nil
+// logEvents shows the session's events as freon log lines, naming this command's options.
+func (f *dnEchoFlags) logEvents(logw *freon.LogWriter) echo.Observer {
+	return func(e echo.Event) {
+		msg, level := e.Message, freon.LevelWarn
+		if n := f.specs.name(e.Field); n != "" {
+			msg += " (see " + n + ")"
+		}
+		if e.Kind == echo.EventReresolved {
+			level = freon.LevelInfo
+		}
+		_ = logw.Log(freon.ThreadMain, level, freon.LoggerDNEchoNotes, msg)
 	}
-	return 0, fmt.Errorf("--lookup %q: use freon or single", s)
 }
 
 // reportMode decides between freon's console (TTY) and log (non-TTY) report.

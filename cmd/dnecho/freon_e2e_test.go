@@ -1,8 +1,8 @@
 package main
 
 import (
+	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -163,16 +163,29 @@ func TestFreonBadInput(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"--payload-req", "-1"}, freonExitFailed, "OM echo request payload size should be positive value or zero."},
-		{[]string{"--payload-resp", "-5"}, freonExitFailed, "OM echo response payload size should be positive value or zero."},
-		{[]string{"-n", "0"}, freonExitFailed, "Invalid command, the testNo must be a positive integer"},
-		{[]string{"--duration", "-3s"}, freonExitFailed, "the runtime must be given, and must not be negative"},
-		{[]string{"--payload-req", "99999999999"}, freonExitFailed, "invalid --payload-req 99999999999 KB"},
-		{[]string{"--payload-req", "32769"}, freonExitFailed, "32768 KB (32 MiB) message limit"},
-		{[]string{"--sleep-time-ms", "3000000000"}, freonExitFailed, "invalid --sleep-time-ms 3000000000"},
-		{[]string{"--ratis"}, 2, "--ratis"},
-		{[]string{"--stream", "sideways"}, 2, "--stream \"sideways\""},
-		{[]string{"--threads", "abc"}, 2, "threads"},
+		{[]string{"--payload-req", "-1"}, exitUsage, "OM echo request payload size should be positive value or zero."},
+		{[]string{"--payload-resp", "-5"}, exitUsage, "OM echo response payload size should be positive value or zero."},
+		{[]string{"-n", "0"}, exitUsage, "Invalid command, the testNo must be a positive integer"},
+		{[]string{"--duration", "-3s"}, exitUsage, "the runtime must be given, and must not be negative"},
+		{[]string{"--duration", "500ms"}, exitUsage, "invalid --duration 500ms: freon counts whole seconds, so the shortest run is 1s"},
+		{[]string{"--payload-req", "99999999999"}, exitUsage, "invalid --payload-req 99999999999 KB"},
+		{[]string{"--payload-req", "32769"}, exitUsage, "32768 KB (32 MiB) message limit"},
+		{[]string{"--sleep-time-ms", "3000000000"}, exitUsage, `invalid argument "3000000000" for "--sleep-time-ms" flag: want a whole number of milliseconds from 0 to 2147483647`},
+		{[]string{"--sleep-time-ms", "-5"}, exitUsage, `invalid argument "-5" for "--sleep-time-ms"`},
+		{[]string{"--ratis"}, exitUsage, "--ratis: Echo through Apache Ratis is not supported yet"},
+		{[]string{"--stream", "sideways"}, exitUsage, `invalid argument "sideways" for "--stream" flag: use new or reuse`},
+		{[]string{"--threads", "abc"}, exitUsage, "threads"},
+		{[]string{"--threads", "100000000"}, exitUsage, "invalid --threads 100000000: want 1 to 10000"},
+		{[]string{"--clients", "100000"}, exitUsage, `invalid argument "100000" for "--clients" flag: want 1 to 1024`},
+		{[]string{"--clients", "0"}, exitUsage, `invalid argument "0" for "--clients" flag: want a whole number from 1 to 1024`},
+		{[]string{"--deadline", "0s"}, exitUsage, `invalid argument "0s" for "--deadline" flag: must be at least 1ms`},
+		{[]string{"--lookup-timeout", "0s"}, exitUsage, `invalid argument "0s" for "--lookup-timeout" flag: must be at least 1ms`},
+		{[]string{"--lookup-timeout", "-1s"}, exitUsage, `invalid argument "-1s" for "--lookup-timeout" flag: must be at least 1ms`},
+		{[]string{"--scm", "host:99999"}, exitUsage, `invalid argument "host:99999" for "--scm" flag: port "99999" is not a number from 1 to 65535`},
+		{[]string{"--scm", ":-5"}, exitUsage, `for "--scm" flag: has no host`},
+		{[]string{"--scm", "host:abc"}, exitUsage, `for "--scm" flag: port "abc"`},
+		{[]string{"--scm", "host:0"}, exitUsage, `for "--scm" flag: port "0"`},
+		{[]string{"--target", "nowhere"}, exitUsage, "--target nowhere: matches no member of the pipeline"},
 	}
 	for _, tc := range cases {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -220,38 +233,75 @@ func TestFreonNoClusterGiven(t *testing.T) {
 	mustContain(t, r, "no cluster given")
 }
 
-func TestFreonCtrlCStillPrintsReport(t *testing.T) {
+// SIGINT, SIGTERM and SIGHUP stop a run gracefully: the report of what ran, exit 130.
+func TestFreonSignalStillPrintsReport(t *testing.T) {
 	_, conf := startCluster(t, minicluster.Options{})
-	cmd := exec.Command(binPath, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "--duration", "60s", "-t", "2")
-	var out, errb strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Start(); err != nil {
+	for _, sig := range []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) {
+			r := startCmd(t, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "--duration", "60s", "-t", "2")
+			r.waitFor(t, "(1 out of 60)") // the progress line after one second of load
+			r.signal(t, sig)
+			res := r.wait(t)
+			if res.code != exitInterrupted || res.took > 5*time.Second {
+				t.Fatalf("exit %d after %s, want %d within a second or so\n%s", res.code, res.took, exitInterrupted, res.all())
+			}
+			all := res.all()
+			if strings.Contains(all, " of 1000 calls") {
+				t.Errorf("duration mode reports progress against the unused -n default:\n%s", all)
+			}
+			m := regexp.MustCompile(`Successful executions: (\d+)`).FindStringSubmatch(all)
+			if m == nil {
+				t.Fatalf("no report after %s:\n%s", sig, all)
+			}
+			if n, _ := strconv.Atoi(m[1]); n == 0 {
+				t.Errorf("report counts no successful call after a second of load:\n%s", all)
+			}
+		})
+	}
+}
+
+// Ctrl-C while SCM does not answer (it accepts connections, never replies): the lookup stops at
+// once and the command says it was interrupted (130), not that SCM failed.
+func TestFreonCtrlCDuringLookup(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(1500 * time.Millisecond)
-	_ = cmd.Process.Signal(syscall.SIGINT)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	defer ln.Close()
+	accepted := make(chan net.Conn, 16)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				close(accepted)
+				return
+			}
+			accepted <- c
+		}
+	}()
+	r := startCmd(t, "freon", "dn-echo", "--scm", ln.Addr().String(), "--container-id", "1", "-n", "1")
 	select {
-	case <-done:
-	case <-time.After(20 * time.Second):
-		_ = cmd.Process.Kill()
-		t.Fatal("dnecho did not stop within 20s of Ctrl-C")
+	case c := <-accepted:
+		defer c.Close()
+	case <-time.After(runLimit):
+		t.Fatal("dnecho never connected to SCM")
 	}
-	if code := cmd.ProcessState.ExitCode(); code != exitInterrupted {
-		t.Errorf("exit %d, want %d", code, exitInterrupted)
+	r.signal(t, syscall.SIGINT)
+	res := r.wait(t)
+	if res.code != exitInterrupted || res.took > 5*time.Second {
+		t.Fatalf("exit %d after %s, want %d at once\n%s", res.code, res.took, exitInterrupted, res.all())
 	}
-	all := out.String() + errb.String()
-	if strings.Contains(all, " of 1000 calls") {
-		t.Errorf("duration mode reports progress against the unused -n default:\n%s", all)
+	if !strings.Contains(res.all(), "interrupted") || strings.Contains(res.all(), "no SCM answered") {
+		t.Errorf("output should say the lookup was interrupted:\n%s", res.all())
 	}
-	m := regexp.MustCompile(`Successful executions: (\d+)`).FindStringSubmatch(all)
-	if m == nil {
-		t.Fatalf("no report after Ctrl-C:\n%s", all)
+}
+
+func TestFreonMissingContainerID(t *testing.T) {
+	r := dnecho(t, 30*time.Second, "freon", "dn-echo", "--scm", "127.0.0.1:1", "-n", "1")
+	if r.code != exitUsage {
+		t.Fatalf("exit %d, want %d\n%s", r.code, exitUsage, r.all())
 	}
-	if n, _ := strconv.Atoi(m[1]); n == 0 {
-		t.Errorf("report counts no successful call after 1.5s of load:\n%s", all)
-	}
+	mustContain(t, r, "--container-id: is required")
 }
 
 func TestFreonConsoleReportLayout(t *testing.T) {

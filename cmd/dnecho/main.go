@@ -42,8 +42,8 @@ type streams struct {
 	out, err io.Writer
 }
 
-// signals turns the first SIGINT/SIGTERM into a graceful stop (soft is cancelled) and the second
-// into an immediate one (hard is cancelled).
+// signals turns the first SIGINT, SIGTERM or SIGHUP (a closed terminal or ssh session) into a
+// graceful stop (soft is cancelled) and the second into an immediate one (hard is cancelled).
 type signals struct {
 	soft, hard context.Context
 	stop       func()
@@ -53,7 +53,7 @@ func watchSignals() *signals {
 	soft, cancelSoft := context.WithCancel(context.Background())
 	hard, cancelHard := context.WithCancel(context.Background())
 	ch := make(chan os.Signal, 2)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	done := make(chan struct{})
 	go func() {
 		n := 0

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -19,6 +20,7 @@ import (
 	"github.com/dnecho/dnecho/engine/ui"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
+	"github.com/dnecho/dnecho/ozone/echo"
 	dnechoext "github.com/dnecho/dnecho/xdnecho"
 )
 
@@ -37,6 +39,10 @@ type runFlags struct {
 	systemTags, logFormat, config      string
 	quiet, noColor, verbose, throw     bool
 	noThresholds, noSetup, noTeardown  bool
+
+	// cluster holds --conf, -D, --scm, --tls-ca and --user: the dnecho.Client defaults.
+	cluster echo.Spec
+	specs   *specFlags
 
 	localCluster bool
 	lcDataNodes  int
@@ -60,10 +66,13 @@ stops it at once; the summary is printed and the exit code is 105.
 Exit codes: 0 success, 99 thresholds crossed, 100 setup timeout, 101 teardown timeout,
 104 invalid options, 105 interrupted, 107 script error, 108 exec.test.abort(), 110 exec.test.fail().
 
---local-cluster starts an emulated Ozone cluster (SCM + DataNodes) in this process for the test,
-points dnecho.Client at it (and sets __ENV.DNECHO_SCM), and stops it at the end.`,
+A dnecho.Client whose options name no cluster (no scm, no conf) uses --conf/--scm (with -D,
+--tls-ca and --user), else $OZONE_CONF_DIR. --local-cluster starts an emulated Ozone cluster (SCM +
+DataNodes) in this process for the test, points dnecho.Client at it (and sets __ENV.DNECHO_SCM),
+and stops it at the end.`,
 		Example: `  dnecho run --local-cluster -u 8 -d 30s examples/quickstart.js
-  dnecho run -e DNECHO_SCM=10.0.0.5:9860 --summary-export summary.json echo.js
+  dnecho run --conf /etc/ozone --summary-export summary.json echo.js
+  dnecho run --scm 10.0.0.5:9860 -D ozone.client.read.timeout=5s echo.js
   dnecho run -i 1000 -u 10 -o json=samples.json -o csv=samples.csv script.ts
   dnecho run -s 10s:20 -s 20s:20 -s 10s:0 --tag testid=nightly script.js
   K6_DURATION=1m dnecho run -q --summary-mode full script.js`,
@@ -96,6 +105,10 @@ points dnecho.Client at it (and sets __ENV.DNECHO_SCM), and stops it at the end.
 	fl.StringVarP(&f.config, "config", "c", "", "JSON config file (also K6_CONFIG)")
 	fl.BoolVarP(&f.throw, "throw", "w", false, "throw on metric-value and tag warnings instead of logging them")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "debug logging")
+	f.specs = newSpecFlags(fl, &f.cluster)
+	f.specs.addCluster()
+	f.specs.add(echo.FieldTLSCA, "tls-ca", "", "files", "", "CA certificate PEM file(s) for TLS to the DataNodes")
+	f.specs.add(echo.FieldUser, "user", "", "name", "", "Hadoop RPC user name (default $HADOOP_USER_NAME or the OS user)")
 	fl.BoolVar(&f.localCluster, "local-cluster", false, "run the test against an emulated cluster started in this process")
 	fl.IntVar(&f.lcDataNodes, "local-cluster-datanodes", minicluster.DefaultDataNodes, "DataNodes of --local-cluster")
 	fl.DurationVar(&f.lcLatency, "local-cluster-latency", 0, "latency the --local-cluster DataNodes add to every call")
@@ -137,13 +150,20 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 	}))
 	disp.SetLogger(log)
 
-	var defaults dnechoext.Defaults
+	defaults := dnechoext.Defaults{
+		SCM: f.cluster.Cluster.SCM, ConfDir: f.cluster.Cluster.ConfDir, Overrides: f.cluster.Cluster.Overrides,
+		CAFiles: f.cluster.TLSCA, User: f.cluster.Cluster.User,
+	}
+	if f.localCluster && f.cluster.Cluster.IsSet() {
+		return withCode(options.ExitInvalidConfig, errors.New("--local-cluster starts its own cluster: leave out --conf and --scm"))
+	}
 	if f.localCluster {
 		d, stop, err := startLocalCluster(f, scriptEnv, log)
 		if err != nil {
 			return withCode(runner.ExitGeneric, err)
 		}
 		defer stop()
+		d.Overrides, d.User, d.CAFiles = defaults.Overrides, defaults.User, defaults.CAFiles
 		defaults = d
 	}
 

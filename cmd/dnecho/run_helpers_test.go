@@ -68,7 +68,7 @@ func (e summaryExport) count(metric string) float64 {
 	return c
 }
 
-// liveRun is a `dnecho run` started in the background, to be signalled.
+// liveRun is a dnecho command started in the background, to be signalled.
 type liveRun struct {
 	cmd            *exec.Cmd
 	stdout, stderr lockedBuffer
@@ -76,7 +76,13 @@ type liveRun struct {
 
 func startRun(t *testing.T, args ...string) *liveRun {
 	t.Helper()
-	r := &liveRun{cmd: exec.Command(binPath, append([]string{"run"}, args...)...)}
+	return startCmd(t, append([]string{"run"}, args...)...)
+}
+
+// startCmd starts any dnecho command in the background.
+func startCmd(t *testing.T, args ...string) *liveRun {
+	t.Helper()
+	r := &liveRun{cmd: exec.Command(binPath, args...)}
 	r.cmd.Env = append(os.Environ(), "OZONE_CONF_DIR=")
 	r.cmd.Stdout, r.cmd.Stderr = &r.stdout, &r.stderr
 	if err := r.cmd.Start(); err != nil {

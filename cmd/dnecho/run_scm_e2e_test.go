@@ -1,10 +1,13 @@
 package main
 
 import (
+	"net"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/dnecho/dnecho/minicluster"
 )
 
 // An SCM that does not answer fails the script's init (where the Client and its shared lookup are
@@ -45,4 +48,71 @@ export default function () { client.echo(); }
 		t.Fatalf("exit %d, want 107\n%s", r.code, r.all())
 	}
 	mustContain(t, r, "Container #4242 not found")
+}
+
+// --conf (and -D, --scm) give the Clients that name no cluster their defaults, as freon's do.
+func TestRunConfAndSCMFlags(t *testing.T) {
+	c, conf := startCluster(t, minicluster.Options{})
+	script := writeRunScript(t, "defaults.js", `import dnecho from 'k6/x/dnecho';
+export const options = { iterations: 5 };
+const client = new dnecho.Client({ containerId: 2 });
+export default function () { if (!client.echo().ok) throw new Error('echo failed'); }`)
+	for name, args := range map[string][]string{
+		"conf": {"--conf", conf, "-D", "ozone.client.read.timeout=5s"},
+		"scm":  {"--scm", c.SCMAddrs()[0]},
+	} {
+		t.Run(name, func(t *testing.T) {
+			export := filepath.Join(t.TempDir(), "summary.json")
+			r := dnecho(t, 60*time.Second, append(append([]string{"run", "-q", "--summary-export", export}, args...), script)...)
+			if r.code != 0 {
+				t.Fatalf("exit %d\n%s", r.code, r.all())
+			}
+			if n := readExport(t, export).count("dnecho_reqs"); n != 5 {
+				t.Errorf("dnecho_reqs %v, want 5", n)
+			}
+		})
+	}
+	r := dnecho(t, 30*time.Second, "run", "-q", "--scm", "host:99999", script)
+	if r.code != 2 {
+		t.Fatalf("bad --scm: exit %d\n%s", r.code, r.all())
+	}
+	mustContain(t, r, `invalid argument "host:99999" for "--scm" flag`)
+	r = dnecho(t, 30*time.Second, "run", "-q", "--local-cluster", "--conf", conf, script)
+	if r.code != 104 {
+		t.Fatalf("--local-cluster with --conf: exit %d\n%s", r.code, r.all())
+	}
+}
+
+// Ctrl-C while SCM does not answer: the run stops at once with k6's interrupt code (105).
+func TestRunCtrlCDuringLookup(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	accepted := make(chan net.Conn, 16)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted <- c
+		}
+	}()
+	script := writeRunScript(t, "silent.js", `import dnecho from 'k6/x/dnecho';
+const client = new dnecho.Client({ containerId: 1 });
+export default function () { client.echo(); }`)
+	r := startRun(t, "-q", "--scm", ln.Addr().String(), script)
+	select {
+	case c := <-accepted:
+		defer c.Close()
+	case <-time.After(runLimit):
+		t.Fatal("dnecho never connected to SCM")
+	}
+	r.signal(t, os.Interrupt)
+	res := r.wait(t)
+	if res.code != 105 || res.took > 5*time.Second {
+		t.Fatalf("exit %d after %s, want 105 at once\n%s", res.code, res.took, res.all())
+	}
 }

@@ -200,6 +200,18 @@ func (d *DataNode) Restart() error {
 	return d.listenLocked(d.addr)
 }
 
+// Move stops the DataNode and serves again on a new free port, as a DataNode restarted with
+// ephemeral ports does; the pipeline SCM lists must then be updated (see Details).
+func (d *DataNode) Move() error {
+	d.Stop()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.srv != nil {
+		return errors.New("dnsim: started concurrently with move")
+	}
+	return d.listenLocked(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
+}
+
 func (d *DataNode) listenLocked(addr *net.TCPAddr) error {
 	lis, err := net.ListenTCP("tcp4", addr)
 	if err != nil {

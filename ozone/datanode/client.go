@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -71,8 +72,8 @@ func New(pipeline *hddspb.Pipeline, opts Options) (*Client, error) {
 		if t := opts.Target; t != TargetFirst && t != TargetAll && t.matches(node, m) {
 			if c.one >= 0 {
 				c.Close()
-				return nil, fmt.Errorf("datanode: option Target %q matches %s and %s; use a UUID or address:port",
-					t, c.members[c.one].node.Addr, node.Addr)
+				return nil, &TargetError{Target: t, Reason: fmt.Sprintf("matches %s and %s; use a UUID or address:port",
+					c.members[c.one].node.Addr, node.Addr)}
 			}
 			c.one = i
 		}
@@ -88,8 +89,13 @@ func New(pipeline *hddspb.Pipeline, opts Options) (*Client, error) {
 		c.members = append(c.members, mb)
 	}
 	if t := opts.Target; t != TargetFirst && t != TargetAll && c.one < 0 {
+		var names []string
+		for _, m := range c.members {
+			names = append(names, m.node.UUID+" ("+m.node.Addr+")")
+		}
 		c.Close()
-		return nil, fmt.Errorf("datanode: option Target %q: want %q, %q, or the UUID, host or address:port of a pipeline member", t, TargetFirst, TargetAll)
+		return nil, &TargetError{Target: t, Reason: fmt.Sprintf("matches no member of the pipeline; want %q, %q, or the UUID, host or address:port of one of %s",
+			TargetFirst, TargetAll, strings.Join(names, ", "))}
 	}
 	return c, nil
 }
@@ -147,13 +153,16 @@ func (c *Client) Echo(ctx context.Context, p *Prepared) (Result, error) {
 	if c.closed.Load() {
 		return Result{}, ErrClosed
 	}
+	// The measured interval starts before the wait for a call slot, as Java's timer starts before
+	// XceiverClientGrpc.sendCommandAsync acquires its semaphore.
+	start := time.Now()
 	if c.slots != nil {
 		select {
 		case c.slots <- struct{}{}:
 			defer func() { <-c.slots }()
 		case <-ctx.Done():
 			st := status.FromContextError(ctx.Err())
-			return Result{GRPCCode: st.Code(), Message: st.Message()},
+			return Result{GRPCCode: st.Code(), Message: st.Message(), RTT: time.Since(start)},
 				fmt.Errorf("datanode: waiting for a call slot (MaxOutstanding %d): %w", c.opts.MaxOutstanding, st.Err())
 		}
 	}
@@ -171,7 +180,6 @@ func (c *Client) Echo(ctx context.Context, p *Prepared) (Result, error) {
 
 	var res Result
 	var err error
-	start := time.Now()
 	for i := first; i <= last; i++ {
 		m := c.members[i]
 		// Whether the caller's deadline, not Options.Timeout, bounds this attempt.

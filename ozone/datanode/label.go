@@ -1,12 +1,6 @@
 package datanode
 
-import (
-	"context"
-	"errors"
-
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
-)
+import "google.golang.org/grpc/codes"
 
 // codeNames are the canonical gRPC status names (grpc/grpc: doc/statuscodes.md), which is how
 // Java clients and Ozone's logs spell them; grpc-go's Code.String uses CamelCase instead.
@@ -27,38 +21,4 @@ func CodeName(c codes.Code) string {
 		return codeNames[c]
 	}
 	return c.String()
-}
-
-// Label names the outcome of a call for metrics and breakdowns: the Ozone result name when the
-// DataNode answered ("SUCCESS", "CONTAINER_NOT_FOUND", ...), else the canonical gRPC status name
-// ("UNAVAILABLE", "DEADLINE_EXCEEDED", ...).
-func (r Result) Label() string {
-	if r.Result != 0 {
-		return r.Result.String()
-	}
-	if r.GRPCCode == codes.OK && r.Message != "" {
-		return "NO_REPLY" // the stream ended without a response (ErrNoReply)
-	}
-	return CodeName(r.GRPCCode)
-}
-
-// ErrorLabel names a failed call from its error alone, like Result.Label.
-func ErrorLabel(err error) string {
-	var ee *EchoError
-	switch {
-	case err == nil:
-		return "SUCCESS"
-	case errors.As(err, &ee):
-		return ee.Result.String()
-	case errors.Is(err, ErrNoReply):
-		return "NO_REPLY"
-	case errors.Is(err, context.Canceled):
-		return CodeName(codes.Canceled)
-	case errors.Is(err, context.DeadlineExceeded):
-		return CodeName(codes.DeadlineExceeded)
-	}
-	if st, ok := status.FromError(err); ok {
-		return CodeName(st.Code())
-	}
-	return CodeName(status.Code(err))
 }

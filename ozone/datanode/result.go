@@ -2,6 +2,7 @@ package datanode
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"google.golang.org/grpc/codes"
@@ -21,9 +22,10 @@ type Result struct {
 	// GRPCCode is the gRPC status of the last attempt (codes.OK when the
 	// DataNode answered, whatever the Ozone result).
 	GRPCCode codes.Code
-	// RTT runs from the first attempt's start to the end of the call, so it
-	// includes failed attempts, like freon's rpc-payload timer. Waiting for
-	// a MaxOutstanding slot is not included.
+	// RTT runs from the start of the call — before waiting for a MaxOutstanding slot — to the
+	// response of the last attempt (or its failure), so it includes failed attempts, like
+	// freon's rpc-payload timer (see package ozone/echo for the interval every front end
+	// records). The end-of-stream read that follows a response is not included.
 	RTT time.Duration
 	// BytesSent and BytesReceived count protobuf message bytes over all
 	// attempts (without gRPC framing).
@@ -57,3 +59,14 @@ var ErrNoReply = errors.New("Stream completed but no reply for request")
 
 // ErrClosed is returned by calls on a closed Client.
 var ErrClosed = errors.New("datanode: client closed")
+
+// TargetError is an Options.Target naming one DataNode that matches none, or several, of the
+// pipeline's members.
+type TargetError struct {
+	Target Target
+	Reason string
+}
+
+func (e *TargetError) Error() string {
+	return fmt.Sprintf("datanode: option Target %q %s", string(e.Target), e.Reason)
+}

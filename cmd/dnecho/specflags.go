@@ -1,0 +1,69 @@
+package main
+
+import (
+	"errors"
+
+	"github.com/spf13/pflag"
+
+	"github.com/dnecho/dnecho/ozone/echo"
+)
+
+// specFlag is a command-line flag that sets one field of an echo.Spec through the Spec's own
+// parser, so the CLI accepts exactly what the JavaScript options accept.
+type specFlag struct {
+	spec  *echo.Spec
+	field echo.Field
+	typ   string
+	def   string
+}
+
+func (f *specFlag) String() string { return f.def }
+func (f *specFlag) Type() string   { return f.typ }
+
+// Set parses v; pflag already names the flag and the value, so the error is only the reason.
+func (f *specFlag) Set(v string) error {
+	err := f.spec.Set(f.field, v)
+	var fe *echo.FieldError
+	if errors.As(err, &fe) {
+		return errors.New(fe.Reason)
+	}
+	return err
+}
+
+// specFlags registers Spec fields on a flag set and names them in errors.
+type specFlags struct {
+	fl    *pflag.FlagSet
+	spec  *echo.Spec
+	names map[echo.Field]string
+}
+
+func newSpecFlags(fl *pflag.FlagSet, spec *echo.Spec) *specFlags {
+	return &specFlags{fl: fl, spec: spec, names: map[echo.Field]string{}}
+}
+
+// add registers --name (and -short) for field; typ and def are shown in --help.
+func (s *specFlags) add(field echo.Field, name, short, typ, def, usage string) *pflag.Flag {
+	f := s.fl.VarPF(&specFlag{spec: s.spec, field: field, typ: typ, def: def}, name, short, usage)
+	s.names[field] = "--" + name
+	return f
+}
+
+// addBool registers a boolean --name that sets field to true.
+func (s *specFlags) addBool(field echo.Field, name, usage string) {
+	f := s.add(field, name, "", "", "false", usage)
+	f.NoOptDefVal = "true"
+}
+
+// name maps a Spec field to its flag, for echo.Rename; unknown fields keep their own name.
+func (s *specFlags) name(f echo.Field) string { return s.names[f] }
+
+// rename rewrites Spec field names in err into flag names.
+func (s *specFlags) rename(err error) error { return echo.Rename(err, s.name) }
+
+// addCluster registers the flags that say where the cluster is, shared by freon and run.
+func (s *specFlags) addCluster() {
+	s.add(echo.FieldConfDir, "conf", "", "dir", "", "Ozone configuration directory or ozone-site.xml file (default $OZONE_CONF_DIR)")
+	s.add(echo.FieldOverrides, "set", "D", "key=value", "", "Configuration override key=value (repeatable)")
+	s.names[echo.FieldOverrides] = "-D"
+	s.add(echo.FieldSCM, "scm", "", "host:port", "", "SCM client address(es), comma-separated for SCM HA (instead of --conf)")
+}

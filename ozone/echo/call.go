@@ -1,0 +1,76 @@
+package echo
+
+import (
+	"context"
+	"sync/atomic"
+
+	"github.com/dnecho/dnecho/ozone/datanode"
+)
+
+// Call is a Request prepared for a session: encoded once per client of the session's current
+// pipeline and shared by every worker that sends it, so the hot path builds nothing. It is safe
+// for concurrent use and stays valid when the session moves to another pipeline.
+type Call struct {
+	s   *Session
+	req datanode.Request // without Token, which belongs to the target
+	enc atomic.Pointer[encoded]
+}
+
+// encoded is the Call's request for one generation of the session.
+type encoded struct {
+	gen *generation
+	per []atomic.Pointer[datanode.Prepared] // by client index
+}
+
+// Echo sends the Call's request once through the client worker uses (worker mod Clients): freon
+// passes its task id, the JS module its VU id.
+func (c *Call) Echo(ctx context.Context, worker uint64) Result {
+	g := c.s.gen.Load()
+	if g == nil {
+		return failed(ctx, datanode.ErrClosed)
+	}
+	i := g.pool.index(worker)
+	cl, err := g.pool.client(i)
+	if err != nil {
+		return failed(ctx, err)
+	}
+	p, err := c.prepared(g, i, cl)
+	if err != nil {
+		return failed(ctx, err)
+	}
+	res, err := cl.Echo(ctx, p)
+	r := newResult(ctx, res, err)
+	c.s.health.observe(c.s, &r)
+	return r
+}
+
+// prepared returns the request encoded for client i of generation g.
+func (c *Call) prepared(g *generation, i int, cl *datanode.Client) (*datanode.Prepared, error) {
+	e := c.enc.Load()
+	if e == nil || e.gen != g {
+		fresh := &encoded{gen: g, per: make([]atomic.Pointer[datanode.Prepared], len(g.pool.slots))}
+		if !c.enc.CompareAndSwap(e, fresh) {
+			e = c.enc.Load() // another worker got there first (or the generation moved again)
+			if e.gen != g {
+				return c.encode(g, cl) // a call racing a pipeline change: encode just for it
+			}
+		} else {
+			e = fresh
+		}
+	}
+	if p := e.per[i].Load(); p != nil {
+		return p, nil
+	}
+	p, err := c.encode(g, cl)
+	if err != nil {
+		return nil, err
+	}
+	e.per[i].CompareAndSwap(nil, p)
+	return e.per[i].Load(), nil
+}
+
+func (c *Call) encode(g *generation, cl *datanode.Client) (*datanode.Prepared, error) {
+	r := c.req
+	r.Token = g.target.Token
+	return cl.Prepare(r)
+}

@@ -1,0 +1,176 @@
+package echo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/dnecho/dnecho/ozone/config"
+	"github.com/dnecho/dnecho/ozone/hadooprpc"
+	"github.com/dnecho/dnecho/ozone/scm"
+	"github.com/dnecho/dnecho/ozone/token"
+	"github.com/dnecho/dnecho/proto/hddspb"
+)
+
+// Target is what a lookup found: the container, its pipeline and the token to send.
+type Target struct {
+	Container *hddspb.ContainerInfoProto
+	Pipeline  *hddspb.Pipeline
+	// Token is the encoded container token, "" when none is sent.
+	Token string
+	// Settings are the client settings read from the configuration (defaults without one).
+	Settings config.ClientSettings
+	// SCMAddrs are the SCM addresses that were asked.
+	SCMAddrs []string
+	// ConfDir is the configuration directory that was read, "" when none.
+	ConfDir string
+}
+
+// PipelineID is the pipeline's id as text (a UUID).
+func (t *Target) PipelineID() string { return hddspb.PipelineIDText(t.Pipeline.GetId()) }
+
+// Describe is a one-line description of the target for logs and headers.
+func (t *Target) Describe() string {
+	var members []string
+	for _, m := range t.Pipeline.GetMembers() {
+		addr := m.GetIpAddress()
+		for _, p := range m.GetPorts() {
+			if strings.EqualFold(p.GetName(), "STANDALONE") && p.GetValue() != 0 {
+				addr = fmt.Sprintf("%s:%d", addr, p.GetValue())
+			}
+		}
+		members = append(members, addr)
+	}
+	return fmt.Sprintf("container %d (%s), pipeline %s, %d DataNode(s) [%s], SCM %s",
+		t.Container.GetContainerID(), t.Container.GetState(), t.PipelineID(), len(members),
+		strings.Join(members, ", "), strings.Join(t.SCMAddrs, ","))
+}
+
+// loadConfig reads the configuration the cluster points at; an empty configuration (all
+// defaults) when only SCM addresses are given.
+func loadConfig(c Cluster, getenv func(string) string) (*config.Config, string, error) {
+	dir := config.ResolveDir(c.ConfDir, getenv)
+	if dir == "" {
+		if len(c.SCM) == 0 {
+			return nil, "", ErrNoCluster
+		}
+		cfg := config.New()
+		for _, kv := range c.Overrides {
+			if err := cfg.SetOverride(kv); err != nil {
+				return nil, "", err
+			}
+		}
+		return cfg, "", nil
+	}
+	cfg, err := config.Load(dir, c.Overrides)
+	if err != nil {
+		return nil, "", err
+	}
+	return cfg, dir, nil
+}
+
+// lookup reads the configuration, asks SCM for the container's pipeline (and token) and returns
+// the target; s has its defaults. While SCM is slow to answer, obs hears EventSlowLookup.
+// Errors say which step failed and why; the typed scm errors stay reachable with errors.As.
+func lookup(ctx context.Context, s Spec, obs Observer) (*Target, error) {
+	cfg, dir, err := loadConfig(s.Cluster, os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	settings, err := cfg.ClientSettings()
+	if err != nil {
+		return nil, err
+	}
+	addrs := s.Cluster.SCM
+	if len(addrs) == 0 {
+		nodes, err := cfg.SCMNodes()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", dir, err)
+		}
+		for _, n := range nodes {
+			addrs = append(addrs, n.Address())
+		}
+	}
+	if settings.Kerberos {
+		return nil, fmt.Errorf("the configuration in %s asks for Kerberos (hadoop.security.authentication=kerberos): "+
+			"Kerberos SASL is not supported yet; use a cluster or an SCM that accepts SIMPLE authentication", dir)
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.LookupTimeout)
+	defer cancel()
+	// A lookup normally takes milliseconds; while SCM is slow or unreachable, say so.
+	slow := time.AfterFunc(min(2*time.Second, s.LookupTimeout/2), func() {
+		obs.emit(Event{Kind: EventSlowLookup, Field: FieldLookupTimeout, Message: fmt.Sprintf(
+			"still waiting for SCM to answer the lookup of container %d (retrying; giving up after %s)",
+			s.ContainerID, s.LookupTimeout)})
+	})
+	defer slow.Stop()
+
+	t, err := ask(ctx, s, settings, addrs)
+	if err != nil {
+		return nil, explain(ctx, err, addrs, s.LookupTimeout)
+	}
+	t.ConfDir = dir
+	return t, nil
+}
+
+// ask makes the SCM calls.
+func ask(ctx context.Context, s Spec, settings config.ClientSettings, addrs []string) (*Target, error) {
+	retries := settings.SCMRetryLimit()
+	if retries <= 0 {
+		retries = scm.NoRetries // both retry keys set to 0: one attempt, not scm's default budget
+	}
+	client, err := scm.New(scm.Options{
+		Addresses:     addrs,
+		RetryInterval: settings.SCMFailoverRetryInterval,
+		MaxRetries:    retries,
+		RPCTimeout:    settings.SCMRPCTimeout,
+		RPC:           hadooprpc.Options{User: s.Cluster.User},
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer client.Close()
+	lk, err := client.LookupPipeline(ctx, uint64(s.ContainerID), s.Lookup.mode())
+	if err != nil {
+		return nil, err
+	}
+	t := &Target{Container: lk.Container, Pipeline: lk.Pipeline, Settings: settings, SCMAddrs: addrs}
+	switch s.Token {
+	case TokenAuto:
+		if settings.ContainerTokenEnabled {
+			tok, err := client.GetContainerToken(ctx, uint64(s.ContainerID))
+			if err != nil {
+				return nil, fmt.Errorf("get container token: %w", err)
+			}
+			t.Token = token.Encode(tok)
+		}
+	case TokenNone:
+	default:
+		t.Token = s.Token // checked by Validate
+	}
+	return t, nil
+}
+
+// ErrInterrupted is wrapped by the error of a lookup that the caller's context cancelled (Ctrl-C):
+// front ends report an interrupt, not a failure.
+var ErrInterrupted = errors.New("interrupted")
+
+// explain turns a lookup failure into a sentence a user can act on.
+func explain(ctx context.Context, err error, addrs []string, timeout time.Duration) error {
+	var denied *scm.AccessDeniedError
+	var unreachable *scm.UnreachableError
+	switch {
+	case errors.Is(context.Cause(ctx), context.Canceled) || errors.Is(err, context.Canceled):
+		return fmt.Errorf("SCM lookup at %s %w", strings.Join(addrs, ", "), ErrInterrupted)
+	case errors.As(err, &denied):
+		return fmt.Errorf("%w\n(GetContainer and GetContainerToken are SCM administrator calls: run as a user listed in ozone.administrators)", err)
+	case errors.As(err, &unreachable):
+		return fmt.Errorf("no SCM answered at %s within %s: %w", strings.Join(addrs, ", "), timeout, err)
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("SCM lookup at %s did not finish within %s: %w", strings.Join(addrs, ", "), timeout, err)
+	}
+	return err
+}

@@ -1,0 +1,96 @@
+package echo
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/dnecho/dnecho/ozone/datanode"
+	"github.com/dnecho/dnecho/proto/dnpb"
+)
+
+// Labels that are neither an Ozone result nor a gRPC status.
+const (
+	// LabelSuccess is a call the DataNode answered with SUCCESS.
+	LabelSuccess = "SUCCESS"
+	// LabelNoReply: the stream ended with status OK but without a response (the Java client's
+	// "Stream completed but no reply for request").
+	LabelNoReply = "NO_REPLY"
+)
+
+// Result describes one Echo call, successful or not.
+type Result struct {
+	// Latency is the measured interval of the call; see the package documentation.
+	Latency time.Duration
+	// Label names the outcome: LabelSuccess, the Ozone result of a failed answer
+	// ("CONTAINER_NOT_FOUND"), the canonical gRPC status of a failed attempt ("UNAVAILABLE"),
+	// or LabelNoReply.
+	Label string
+	// Message is the DataNode's or gRPC's message of a failure, or the error's text when no
+	// DataNode was reached; "" on success.
+	Message string
+	// Err is nil on success; otherwise an *datanode.EchoError, a gRPC status error, or another
+	// error that kept the call from being made.
+	Err error
+	// DataNode is the member the last attempt went to.
+	DataNode datanode.DataNode
+	// BytesSent and BytesReceived count protobuf message bytes over all attempts.
+	BytesSent, BytesReceived int
+	// Attempts is the number of members tried.
+	Attempts int
+	// Interrupted means the caller's context ended and the call failed because of it: it says
+	// nothing about the DataNode and is not a measurement (freon does not count it, the JS module
+	// emits no sample for it).
+	Interrupted bool
+}
+
+// OK reports whether the DataNode answered with SUCCESS.
+func (r Result) OK() bool { return r.Err == nil }
+
+// newResult turns a datanode call into a Result.
+func newResult(ctx context.Context, res datanode.Result, err error) Result {
+	r := Result{
+		Latency: res.RTT, Err: err, DataNode: res.DataNode,
+		BytesSent: res.BytesSent, BytesReceived: res.BytesReceived, Attempts: res.Attempts,
+		Label: label(res, err),
+	}
+	if err != nil {
+		r.Message = res.Message
+		if r.Message == "" {
+			r.Message = err.Error()
+		}
+		r.Interrupted = ctx.Err() != nil
+	}
+	return r
+}
+
+// failed is the Result of a call that could not be made at all (a closed session).
+func failed(ctx context.Context, err error) Result {
+	return newResult(ctx, datanode.Result{}, err)
+}
+
+// label names the outcome of a call: the Ozone result when the DataNode answered, else the gRPC
+// status of the last attempt.
+func label(res datanode.Result, err error) string {
+	switch {
+	case err == nil:
+		return LabelSuccess
+	case res.GRPCCode != codes.OK:
+		return datanode.CodeName(res.GRPCCode)
+	case res.Result != 0:
+		if name, ok := dnpb.Result_name[int32(res.Result)]; ok {
+			return name
+		}
+		return res.Result.String()
+	case errors.Is(err, datanode.ErrNoReply):
+		return LabelNoReply
+	case errors.Is(err, datanode.ErrClosed), errors.Is(err, context.Canceled):
+		return datanode.CodeName(codes.Canceled)
+	case errors.Is(err, context.DeadlineExceeded):
+		return datanode.CodeName(codes.DeadlineExceeded)
+	}
+	return datanode.CodeName(status.Code(err))
+}

@@ -1,0 +1,332 @@
+package echo
+
+import (
+	"context"
+	"errors"
+	"net"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/dnecho/dnecho/minicluster"
+	"github.com/dnecho/dnecho/minicluster/dnsim"
+	"github.com/dnecho/dnecho/ozone/scm"
+	"github.com/dnecho/dnecho/ozone/token"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+func startCluster(t *testing.T, o minicluster.Options) (*minicluster.Cluster, string) {
+	t.Helper()
+	c, err := minicluster.Start(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	dir := t.TempDir()
+	if err := c.WriteConf(dir); err != nil {
+		t.Fatal(err)
+	}
+	return c, dir
+}
+
+func open(t *testing.T, s Spec) *Session {
+	t.Helper()
+	sess, err := Open(context.Background(), s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sess.Close)
+	return sess
+}
+
+func TestOpenFromConfAndSCM(t *testing.T) {
+	c, dir := startCluster(t, minicluster.Options{})
+	for name, s := range map[string]Spec{
+		"conf":          {Cluster: Cluster{ConfDir: dir}, ContainerID: 2},
+		"scm":           {Cluster: Cluster{SCM: c.SCMAddrs()}, ContainerID: 2},
+		"single lookup": {Cluster: Cluster{SCM: c.SCMAddrs()}, ContainerID: 2, Lookup: LookupSingle},
+		"env":           {ContainerID: 2},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Setenv("OZONE_CONF_DIR", map[bool]string{true: dir}[name == "env"])
+			sess := open(t, s)
+			if got := sess.Target().PipelineID(); got != c.PipelineID() {
+				t.Errorf("pipeline %s, want %s", got, c.PipelineID())
+			}
+			if n := len(sess.Members()); n != 3 || sess.Target().Token != "" {
+				t.Errorf("%d members, token %q", n, sess.Target().Token)
+			}
+			r := sess.Echo(context.Background(), 0)
+			if !r.OK() || r.Label != LabelSuccess || r.Latency <= 0 || r.DataNode.UUID != c.DataNodes()[0].UUID() {
+				t.Errorf("echo: %+v", r)
+			}
+		})
+	}
+}
+
+func TestTokenModes(t *testing.T) {
+	_, dir := startCluster(t, minicluster.Options{Tokens: true})
+	sess := open(t, Spec{Cluster: Cluster{ConfDir: dir}, ContainerID: 1})
+	tok, err := token.Decode(sess.Target().Token)
+	if err != nil || tok.Kind != "HDDS_CONTAINER_TOKEN" || tok.Service != "#1" {
+		t.Fatalf("auto token %q: %+v %v", sess.Target().Token, tok, err)
+	}
+	if r := sess.Echo(context.Background(), 0); !r.OK() {
+		t.Fatalf("echo with the token: %+v", r)
+	}
+	none := open(t, Spec{Cluster: Cluster{ConfDir: dir}, ContainerID: 1, Token: TokenNone})
+	if r := none.Echo(context.Background(), 0); r.OK() || none.Target().Token != "" {
+		t.Errorf("a token-less echo to a DataNode that requires one: %+v", r)
+	}
+	if _, err := Open(context.Background(), Spec{Cluster: Cluster{ConfDir: dir}, ContainerID: 1, Token: "!"}, nil); !isField(err, FieldToken) {
+		t.Errorf("an undecodable literal token: %v", err)
+	}
+}
+
+func isField(err error, f Field) bool {
+	var fe *FieldError
+	return errors.As(err, &fe) && fe.Field == f
+}
+
+func TestOpenErrors(t *testing.T) {
+	_, dir := startCluster(t, minicluster.Options{})
+	t.Setenv("OZONE_CONF_DIR", "")
+	if _, err := Open(context.Background(), Spec{ContainerID: 1}, nil); !errors.Is(err, ErrNoCluster) {
+		t.Errorf("no cluster: %v", err)
+	}
+	if _, err := Open(context.Background(), Spec{Cluster: Cluster{ConfDir: dir}}, nil); !isField(err, FieldContainerID) {
+		t.Errorf("no container: %v", err)
+	}
+	if _, err := Open(context.Background(), Spec{Cluster: Cluster{ConfDir: dir}, ContainerID: 42}, nil); !errors.Is(err, scm.ErrContainerNotFound) {
+		t.Errorf("unknown container: %v", err)
+	}
+	if _, err := Open(context.Background(), Spec{Cluster: Cluster{ConfDir: dir}, ContainerID: 1, Target: "nowhere"}, nil); !isField(err, FieldTarget) ||
+		!strings.Contains(err.Error(), "matches no member") {
+		t.Errorf("unknown target: %v", err)
+	}
+	begin := time.Now()
+	var events []Event
+	var mu sync.Mutex
+	_, err := Open(context.Background(), Spec{Cluster: Cluster{SCM: []string{"127.0.0.1:1"}}, ContainerID: 1, LookupTimeout: time.Second},
+		func(e Event) { mu.Lock(); events = append(events, e); mu.Unlock() })
+	if err == nil || time.Since(begin) > 10*time.Second || !strings.Contains(err.Error(), "127.0.0.1:1") {
+		t.Errorf("unreachable SCM: %v after %s", err, time.Since(begin))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(events) != 1 || events[0].Kind != EventSlowLookup || events[0].Field != FieldLookupTimeout {
+		t.Errorf("events %+v, want one slow-lookup notice", events)
+	}
+}
+
+// Ctrl-C during a lookup of a silent SCM (it accepts TCP, never answers) ends Open at once with
+// ErrInterrupted, not after the lookup timeout.
+func TestOpenInterrupted(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conns = append(conns, c) // held open, never answered; closed by ln.Close's test end
+		}
+	}()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := Open(ctx, Spec{Cluster: Cluster{SCM: []string{ln.Addr().String()}}, ContainerID: 1}, nil)
+		done <- err
+	}()
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrInterrupted) {
+			t.Errorf("Open after cancel: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Open did not return after its context was cancelled")
+	}
+}
+
+func TestTLSNeedsCA(t *testing.T) {
+	_, dir := startCluster(t, minicluster.Options{TLS: true})
+	if _, err := Open(context.Background(), Spec{Cluster: Cluster{ConfDir: dir}, ContainerID: 1}, nil); !isField(err, FieldTLSCA) {
+		t.Fatalf("TLS without a CA: %v", err)
+	}
+	sess := open(t, Spec{Cluster: Cluster{ConfDir: dir}, ContainerID: 1, TLSCA: []string{filepath.Join(dir, minicluster.CAFile)}})
+	if r := sess.Echo(context.Background(), 0); !r.OK() {
+		t.Fatalf("echo over TLS: %+v", r)
+	}
+	if d := sess.gen.Load().pool.opts.Timeout; d != 30*time.Second {
+		t.Errorf("deadline %s, want the 30s default of ozone.client.read.timeout", d)
+	}
+}
+
+// Clients are made on first use, and worker i uses client i mod Clients.
+func TestClientsAreLazy(t *testing.T) {
+	c, _ := startCluster(t, minicluster.Options{})
+	sess := open(t, Spec{Cluster: Cluster{SCM: c.SCMAddrs()}, ContainerID: 1, Clients: MaxClients})
+	p := sess.gen.Load().pool
+	if p.made() != 1 {
+		t.Fatalf("%d clients made at Open, want 1", p.made())
+	}
+	for _, w := range []uint64{0, 1, 1 + MaxClients, 2 * MaxClients} {
+		if r := sess.Echo(context.Background(), w); !r.OK() {
+			t.Fatalf("worker %d: %+v", w, r)
+		}
+	}
+	if p.made() != 2 {
+		t.Errorf("%d clients made after workers 0, 1 and their repeats, want 2", p.made())
+	}
+	a, _ := p.client(0)
+	b, _ := p.client(1)
+	if a == b {
+		t.Error("workers 0 and 1 share a client")
+	}
+}
+
+func TestPrepareSharesCalls(t *testing.T) {
+	c, _ := startCluster(t, minicluster.Options{})
+	sess := open(t, Spec{Cluster: Cluster{SCM: c.SCMAddrs()}, ContainerID: 1})
+	a, err := sess.Prepare(Request{PayloadResp: 1024, ReadOnly: false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := sess.Prepare(Request{PayloadResp: 1024, ReadOnly: true})
+	if a != b || !a.req.ReadOnly {
+		t.Error("requests equal on the wire (read-only is forced over gRPC) must share a Call")
+	}
+	r := a.Echo(context.Background(), 0)
+	if !r.OK() || r.BytesReceived < 1024 {
+		t.Errorf("echo: %+v", r)
+	}
+	if _, err := sess.Prepare(Request{PayloadReq: MaxRequestBytes}); err == nil {
+		t.Error("a request above the message limit was prepared")
+	}
+	if _, err := sess.Prepare(Request{SleepMs: -1}); !isField(err, FieldSleepMs) {
+		t.Errorf("negative sleep: %v", err)
+	}
+}
+
+// The measurement covers the DataNode's time: with 20 ms injected, every latency is at least that.
+func TestLatencyCoversTheResponse(t *testing.T) {
+	c, _ := startCluster(t, minicluster.Options{Faults: dnsim.Faults{Latency: 20 * time.Millisecond}})
+	sess := open(t, Spec{Cluster: Cluster{SCM: c.SCMAddrs()}, ContainerID: 1})
+	for range 3 {
+		if r := sess.Echo(context.Background(), 0); !r.OK() || r.Latency < 20*time.Millisecond {
+			t.Fatalf("latency %s below the injected 20ms: %+v", r.Latency, r)
+		}
+	}
+}
+
+func TestCloseEndsCalls(t *testing.T) {
+	c, _ := startCluster(t, minicluster.Options{})
+	sess, err := Open(context.Background(), Spec{Cluster: Cluster{SCM: c.SCMAddrs()}, ContainerID: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess.Close()
+	sess.Close()
+	if r := sess.Echo(context.Background(), 0); r.OK() || r.Label != "CANCELLED" {
+		t.Errorf("echo after Close: %+v", r)
+	}
+}
+
+// eventLog records a session's events.
+type eventLog struct {
+	mu     sync.Mutex
+	events []Event
+}
+
+func (l *eventLog) observe(e Event) { l.mu.Lock(); l.events = append(l.events, e); l.mu.Unlock() }
+
+func (l *eventLog) kinds() []EventKind {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []EventKind
+	for _, e := range l.events {
+		out = append(out, e.Kind)
+	}
+	return out
+}
+
+// DataNodes restarted on new ports: calls fail with UNAVAILABLE until the session, after
+// ReresolveAfter of nothing else, asks SCM again and moves to the new addresses.
+func TestReresolveAfterDataNodesMove(t *testing.T) {
+	for _, stream := range []Stream{StreamNew, StreamReuse} {
+		t.Run(string(stream), func(t *testing.T) {
+			c, _ := startCluster(t, minicluster.Options{})
+			var log eventLog
+			sess, err := Open(context.Background(), Spec{Cluster: Cluster{SCM: c.SCMAddrs()}, ContainerID: 1,
+				Stream: stream, ReresolveAfter: 100 * time.Millisecond}, log.observe)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sess.Close()
+			if r := sess.Echo(context.Background(), 0); !r.OK() {
+				t.Fatalf("before the move: %+v", r)
+			}
+			if err := c.MoveDataNodes(); err != nil {
+				t.Fatal(err)
+			}
+			failures := 0
+			for deadline := time.Now().Add(20 * time.Second); ; {
+				r := sess.Echo(context.Background(), 0)
+				if r.OK() {
+					break
+				}
+				if r.Label != "UNAVAILABLE" {
+					t.Fatalf("failure %+v, want UNAVAILABLE", r)
+				}
+				failures++
+				if time.Now().After(deadline) {
+					t.Fatalf("still failing after 20s (%d failures); events %v", failures, log.kinds())
+				}
+				time.Sleep(5 * time.Millisecond) // pacing the retries, not ordering anything
+			}
+			if failures == 0 || sess.Reresolutions() != 1 {
+				t.Errorf("%d failures, %d re-resolutions; want some and 1", failures, sess.Reresolutions())
+			}
+			if k := log.kinds(); len(k) < 2 || k[len(k)-2] != EventReresolving || k[len(k)-1] != EventReresolved {
+				t.Errorf("events %v, want ... reresolving, reresolved", k)
+			}
+			if r := sess.Echo(context.Background(), 1); !r.OK() || r.DataNode.Addr != c.DataNodes()[0].Addr() {
+				t.Errorf("after the move: %+v, want %s", r, c.DataNodes()[0].Addr())
+			}
+		})
+	}
+}
+
+func TestNoReresolveKeepsThePipeline(t *testing.T) {
+	c, _ := startCluster(t, minicluster.Options{})
+	var log eventLog
+	sess, err := Open(context.Background(), Spec{Cluster: Cluster{SCM: c.SCMAddrs()}, ContainerID: 1,
+		NoReresolve: true, ReresolveAfter: 50 * time.Millisecond}, log.observe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	if err := c.MoveDataNodes(); err != nil {
+		t.Fatal(err)
+	}
+	for end := time.Now().Add(400 * time.Millisecond); time.Now().Before(end); {
+		if r := sess.Echo(context.Background(), 0); r.OK() {
+			t.Fatal("a call reached the moved DataNodes without a new lookup")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if sess.Reresolutions() != 0 || len(log.kinds()) != 0 {
+		t.Errorf("re-resolutions %d, events %v; want none", sess.Reresolutions(), log.kinds())
+	}
+}
