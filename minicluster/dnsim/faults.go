@@ -39,6 +39,12 @@ type Faults struct {
 	// SetFaults, the stream ends, or StallFor elapses (when > 0).
 	Stall    bool
 	StallFor time.Duration
+
+	// EndDelay holds the stream this long after each response before
+	// reading on, so a half-closed stream ends late: the time between a
+	// response and the end of its stream, which a latency measurement must
+	// not include (Java's timer stops at the response).
+	EndDelay time.Duration
 }
 
 // DefaultFaultMessage is the message of an injected error without ErrorMessage.
@@ -46,8 +52,8 @@ const DefaultFaultMessage = "dnsim: injected fault"
 
 func (f Faults) validate() error {
 	switch {
-	case f.Latency < 0 || f.Jitter < 0 || f.StallFor < 0:
-		return fmt.Errorf("dnsim faults: Latency, Jitter and StallFor must be >= 0")
+	case f.Latency < 0 || f.Jitter < 0 || f.StallFor < 0 || f.EndDelay < 0:
+		return fmt.Errorf("dnsim faults: Latency, Jitter, StallFor and EndDelay must be >= 0")
 	case f.ErrorRate < 0 || f.ErrorRate > 1 || f.ErrorRate != f.ErrorRate:
 		return fmt.Errorf("dnsim faults: ErrorRate %v must be within [0, 1]", f.ErrorRate)
 	case f.ErrorResult == dnpb.Result_SUCCESS:

@@ -3,6 +3,7 @@ package dnsim
 import (
 	"errors"
 	"io"
+	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
@@ -65,6 +66,15 @@ func (x xceiver) Send(stream grpc.BidiStreamingServer[dnpb.ContainerCommandReque
 		}
 		if err := stream.Send(resp); err != nil {
 			return err
+		}
+		if delay := d.Faults().EndDelay; delay > 0 {
+			t := time.NewTimer(delay)
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				t.Stop()
+				return ctx.Err()
+			}
 		}
 	}
 }
