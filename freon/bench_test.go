@@ -10,7 +10,7 @@ import (
 // reads, recording) with a no-op task on 32 workers. It reports ns per task; it asserts nothing.
 func BenchmarkRunnerOverhead(b *testing.B) {
 	b.ReportAllocs()
-	r, err := NewRunner(RunConfig{Threads: 32, NumberOfTests: int64(max(b.N, 1))},
+	r, err := newRunner(runConfig{Threads: 32, NumberOfTests: int64(max(b.N, 1))},
 		func(context.Context, int) Outcome { return Outcome{Latency: time.Microsecond} })
 	if err != nil {
 		b.Fatal(err)

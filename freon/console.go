@@ -12,17 +12,17 @@ import (
 // consoleWidth is Dropwizard ConsoleReporter's line width for banners.
 const consoleWidth = 80
 
-// ConsoleOptions select JVM-dependent details of the interactive report.
-type ConsoleOptions struct {
+// consoleOptions select JVM-dependent details of the interactive report.
+type consoleOptions struct {
 	// NarrowNoBreakSpace puts U+202F instead of a space before AM/PM in the banner date,
 	// as JDK 20 and later print it (CLDR 42 locale data); JDK 17 prints a plain space,
 	// which is the default here and what ozone-echo.md §6.6.1 shows.
 	NarrowNoBreakSpace bool
 }
 
-// ConsoleDate formats t as Java's DateFormat SHORT date + MEDIUM time in en_US,
+// consoleDate formats t as Java's DateFormat SHORT date + MEDIUM time in en_US,
 // e.g. "1/2/26, 3:04:05 PM".
-func ConsoleDate(t time.Time, opts ConsoleOptions) string {
+func consoleDate(t time.Time, opts consoleOptions) string {
 	s := t.Format("1/2/06, 3:04:05 PM")
 	if opts.NarrowNoBreakSpace {
 		s = s[:len(s)-3] + "\u202f" + s[len(s)-2:]
@@ -30,16 +30,16 @@ func ConsoleDate(t time.Time, opts ConsoleOptions) string {
 	return s
 }
 
-// WriteConsoleReport writes the interactive (TTY) report of ozone-echo.md §6.6.1: the
+// writeConsoleReport writes the interactive (TTY) report of ozone-echo.md §6.6.1: the
 // Dropwizard 3.2.6 ConsoleReporter layout for the one timer, dated at, then freon's summary
 // lines. Only the percentiles differ in meaning from upstream (exact, see LatencyStats); a
 // histogram fallback adds a "Note:" line before the banner.
-func WriteConsoleReport(w io.Writer, at time.Time, rep Report, opts ConsoleOptions) error {
+func writeConsoleReport(w io.Writer, at time.Time, rep reportData, opts consoleOptions) error {
 	bw := bufio.NewWriter(w)
 	if rep.Note != "" {
 		fmt.Fprintf(bw, "Note: %s\n", rep.Note)
 	}
-	writeBanner(bw, ConsoleDate(at, opts), '=')
+	writeBanner(bw, consoleDate(at, opts), '=')
 	bw.WriteString("\n")
 	writeBanner(bw, "-- Timers", '-')
 	t := rep.Timer
@@ -52,22 +52,22 @@ func WriteConsoleReport(w io.Writer, at time.Time, rep Report, opts ConsoleOptio
 		{"mean rate", t.MeanRate}, {"1-minute rate", t.OneMinuteRate},
 		{"5-minute rate", t.FiveMinuteRate}, {"15-minute rate", t.FifteenMinuteRate},
 	} {
-		fmt.Fprintf(bw, "%18s = %s calls/second\n", l.label, FormatJavaFixed(l.v, 2))
+		fmt.Fprintf(bw, "%18s = %s calls/second\n", l.label, formatJavaFixed(l.v, 2))
 	}
 	for _, l := range []struct {
 		label string
 		v     float64
 	}{{"min", t.Min}, {"max", t.Max}, {"mean", t.Mean}, {"stddev", t.StdDev}, {"median", t.Median}} {
-		fmt.Fprintf(bw, "%18s = %s milliseconds\n", l.label, FormatJavaFixed(l.v, 2))
+		fmt.Fprintf(bw, "%18s = %s milliseconds\n", l.label, formatJavaFixed(l.v, 2))
 	}
 	for _, l := range []struct {
 		label string
 		v     float64
 	}{{"75%", t.P75}, {"95%", t.P95}, {"98%", t.P98}, {"99%", t.P99}, {"99.9%", t.P999}} {
-		fmt.Fprintf(bw, "%17s <= %s milliseconds\n", l.label, FormatJavaFixed(l.v, 2))
+		fmt.Fprintf(bw, "%17s <= %s milliseconds\n", l.label, formatJavaFixed(l.v, 2))
 	}
 	bw.WriteString("\n\n") // one after the timer, one closing the report
-	for _, line := range SummaryLines(rep) {
+	for _, line := range summaryLines(rep) {
 		bw.WriteString(line + "\n")
 	}
 	return bw.Flush()
@@ -84,9 +84,9 @@ func writeBanner(w *bufio.Writer, s string, fill byte) {
 	w.WriteByte('\n')
 }
 
-// SummaryLines are freon's lines after the metrics report (BaseFreonGenerator.printReport):
+// summaryLines are freon's lines after the metrics report (BaseFreonGenerator.printReport):
 // printed to stdout in interactive mode, logged at INFO otherwise.
-func SummaryLines(rep Report) []string {
+func summaryLines(rep reportData) []string {
 	lines := []string{
 		fmt.Sprintf("Total execution time (sec): %d", rep.TotalSeconds),
 		fmt.Sprintf("Failures: %d", rep.Failures),

@@ -5,36 +5,36 @@ import (
 	"time"
 )
 
-// TickInterval is how often Dropwizard's meter advances its moving averages.
-const TickInterval = 5 * time.Second
+// tickInterval is how often Dropwizard's meter advances its moving averages.
+const tickInterval = 5 * time.Second
 
 // tickNanos and nanosPerSecond are the doubles Dropwizard divides and multiplies by; keeping
 // Java's operation order makes our rates bit-identical to a JVM's for the same counts.
 const (
-	tickNanos      = float64(TickInterval)
+	tickNanos      = float64(tickInterval)
 	nanosPerSecond = float64(time.Second)
 )
 
-// EWMA is Dropwizard metrics-core 3.2.6's exponentially weighted moving average
+// ewma is Dropwizard metrics-core 3.2.6's exponentially weighted moving average
 // (com.codahale.metrics.EWMA), the source of the 1/5/15-minute rates: every tick feeds the
 // events counted since the previous tick; the first tick sets the rate outright.
-type EWMA struct {
+type ewma struct {
 	alpha       float64
 	rate        float64 // events per nanosecond, as Dropwizard stores it
 	initialized bool
 }
 
-// NewEWMA returns the average for a window of the given minutes (1, 5 or 15 in the report):
+// newEWMA returns the average for a window of the given minutes (1, 5 or 15 in the report):
 // alpha = 1 − exp(−5 s / 60 s / minutes).
-func NewEWMA(minutes int) *EWMA {
+func newEWMA(minutes int) *ewma {
 	// Evaluated at run time in this order, as Java does: a Go constant expression would be
 	// rounded once instead of at each step and could differ in the last bit.
 	interval, perMinute := 5.0, 60.0
-	return &EWMA{alpha: 1 - math.Exp(-interval/perMinute/float64(minutes))}
+	return &ewma{alpha: 1 - math.Exp(-interval/perMinute/float64(minutes))}
 }
 
-// Tick feeds the number of events seen during one TickInterval.
-func (e *EWMA) Tick(count int64) {
+// tick feeds the number of events seen during one TickInterval.
+func (e *ewma) tick(count int64) {
 	instant := float64(count) / tickNanos
 	if e.initialized {
 		e.rate += e.alpha * (instant - e.rate)
@@ -44,17 +44,17 @@ func (e *EWMA) Tick(count int64) {
 	e.initialized = true
 }
 
-// Rate returns the average in events per second.
-func (e *EWMA) Rate() float64 {
+// currentRate returns the average in events per second.
+func (e *ewma) currentRate() float64 {
 	return e.rate * nanosPerSecond
 }
 
-// Rates holds a meter's rates in events per second.
-type Rates struct {
+// rateSet holds a meter's rates in events per second.
+type rateSet struct {
 	Mean, OneMinute, FiveMinute, FifteenMinute float64
 }
 
-// MeterRates computes what Dropwizard's Meter reports at elapsed time since its creation,
+// meterRates computes what Dropwizard's Meter reports at elapsed time since its creation,
 // given how many events completed in each tick interval (perTick[k] counts completions
 // in [k·5s, (k+1)·5s)).
 //
@@ -63,25 +63,25 @@ type Rates struct {
 // averages have seen exactly the intervals that ended (a tick is due once more than 5 s
 // passed), and events of the current, unfinished interval are not in them. A run shorter
 // than 5 s therefore reports 0 for all three.
-func MeterRates(perTick []int64, count int64, elapsed time.Duration) Rates {
-	var r Rates
+func meterRates(perTick []int64, count int64, elapsed time.Duration) rateSet {
+	var r rateSet
 	if count > 0 && elapsed > 0 {
 		r.Mean = float64(count) / float64(elapsed) * nanosPerSecond
 	}
 	ticks := 0
-	if elapsed > TickInterval {
-		ticks = int(elapsed / TickInterval)
+	if elapsed > tickInterval {
+		ticks = int(elapsed / tickInterval)
 	}
-	m1, m5, m15 := NewEWMA(1), NewEWMA(5), NewEWMA(15)
+	m1, m5, m15 := newEWMA(1), newEWMA(5), newEWMA(15)
 	for k := range ticks {
 		var c int64
 		if k < len(perTick) {
 			c = perTick[k]
 		}
-		m1.Tick(c)
-		m5.Tick(c)
-		m15.Tick(c)
+		m1.tick(c)
+		m5.tick(c)
+		m15.tick(c)
 	}
-	r.OneMinute, r.FiveMinute, r.FifteenMinute = m1.Rate(), m5.Rate(), m15.Rate()
+	r.OneMinute, r.FiveMinute, r.FifteenMinute = m1.currentRate(), m5.currentRate(), m15.currentRate()
 	return r
 }

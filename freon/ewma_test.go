@@ -10,24 +10,24 @@ import (
 // (Double.doubleToLongBits(1 - Math.exp(-5 / 60.0 / m))).
 func TestEWMAAlphaMatchesJava(t *testing.T) {
 	for m, want := range map[int]uint64{1: 4590425827774870040, 5: 4580421250490660064, 15: 4573037382527628032} {
-		if got := math.Float64bits(NewEWMA(m).alpha); got != want {
+		if got := math.Float64bits(newEWMA(m).alpha); got != want {
 			t.Errorf("alpha(%d) bits = %d, want %d", m, got, want)
 		}
 	}
 }
 
 func TestEWMAHandComputed(t *testing.T) {
-	e := NewEWMA(1)
-	if e.Rate() != 0 {
+	e := newEWMA(1)
+	if e.currentRate() != 0 {
 		t.Fatal("rate before any tick must be 0")
 	}
-	e.Tick(60) // the first tick sets the rate: 60 events / 5 s
-	if e.Rate() != 12 {
-		t.Fatalf("first tick rate = %v, want 12", e.Rate())
+	e.tick(60) // the first tick sets the rate: 60 events / 5 s
+	if e.currentRate() != 12 {
+		t.Fatalf("first tick rate = %v, want 12", e.currentRate())
 	}
-	e.Tick(0) // decays by exp(-5/60)
-	if want := 12 * math.Exp(-1.0/12); math.Abs(e.Rate()-want) > 1e-12 {
-		t.Errorf("after an idle tick rate = %v, want %v", e.Rate(), want)
+	e.tick(0) // decays by exp(-5/60)
+	if want := 12 * math.Exp(-1.0/12); math.Abs(e.currentRate()-want) > 1e-12 {
+		t.Errorf("after an idle tick rate = %v, want %v", e.currentRate(), want)
 	}
 }
 
@@ -46,7 +46,7 @@ func TestMeterRates(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := MeterRates(perTick, 12, tt.elapsed)
+			r := meterRates(perTick, 12, tt.elapsed)
 			for i, p := range [][2]float64{{r.OneMinute, tt.m1}, {r.FiveMinute, tt.m5}, {r.FifteenMinute, tt.m15}} {
 				if math.Abs(p[0]-p[1]) > 1e-12 {
 					t.Errorf("rate %d = %v, want %v", i, p[0], p[1])
@@ -57,7 +57,7 @@ func TestMeterRates(t *testing.T) {
 			}
 		})
 	}
-	if r := MeterRates(nil, 0, time.Minute); r != (Rates{}) {
+	if r := meterRates(nil, 0, time.Minute); r != (rateSet{}) {
 		t.Errorf("no events: %+v", r)
 	}
 }

@@ -36,11 +36,11 @@ func decimalDigits(v float64) (digits string, exp int) {
 	return strings.Replace(mant, ".", "", 1), exp
 }
 
-// FormatJavaDouble formats v as Java's Double.toString does (JDK 19 and later, which
+// formatJavaDouble formats v as Java's Double.toString does (JDK 19 and later, which
 // specifies the shortest decimal that round-trips): "0.0", "812.3456", "1.0E-4", "1.0E7".
 // Plain notation is used for 10^-3 <= |v| < 10^7, computerized scientific otherwise, and
 // there is always at least one digit after the point.
-func FormatJavaDouble(v float64) string {
+func formatJavaDouble(v float64) string {
 	sign, special := javaSign(v)
 	if special != "" {
 		return special
@@ -90,9 +90,9 @@ func plainDecimal(digits string, exp int) string {
 	return digits[:exp+1] + "." + digits[exp+1:]
 }
 
-// FormatJavaFixed formats v as Java's String.format("%.Nf") in the en_US locale: the
+// formatJavaFixed formats v as Java's String.format("%.Nf") in the en_US locale: the
 // shortest decimal of v rounded half up to prec fractional digits.
-func FormatJavaFixed(v float64, prec int) string {
+func formatJavaFixed(v float64, prec int) string {
 	sign, special := javaSign(v)
 	if special != "" {
 		return special

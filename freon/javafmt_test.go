@@ -22,7 +22,7 @@ func TestFormatJavaDouble(t *testing.T) {
 		{1e-6, "1.0E-6"}, {math.NaN(), "NaN"}, {math.Inf(1), "Infinity"}, {math.Inf(-1), "-Infinity"},
 	}
 	for _, tt := range tests {
-		if got := FormatJavaDouble(tt.v); got != tt.want {
+		if got := formatJavaDouble(tt.v); got != tt.want {
 			t.Errorf("FormatJavaDouble(%v) = %q, want %q", tt.v, got, tt.want)
 		}
 	}
@@ -42,11 +42,11 @@ func TestFormatJavaFixed(t *testing.T) {
 		{9.995, "10.00"}, {12345678.9, "12345678.90"}, {-1.005, "-1.01"}, {99.995, "100.00"},
 	}
 	for _, tt := range tests {
-		if got := FormatJavaFixed(tt.v, 2); got != tt.want {
+		if got := formatJavaFixed(tt.v, 2); got != tt.want {
 			t.Errorf("FormatJavaFixed(%v) = %q, want %q", tt.v, got, tt.want)
 		}
 	}
-	if got := FormatJavaFixed(2.5, 0); got != "3" {
+	if got := formatJavaFixed(2.5, 0); got != "3" {
 		t.Errorf("FormatJavaFixed(2.5, 0) = %q", got)
 	}
 }

@@ -31,9 +31,9 @@ const (
 	ThreadProgress = "Thread-1"
 )
 
-// WorkerThread names worker i (0-based) like a thread of Executors.newFixedThreadPool; the
+// workerThread names worker i (0-based) like a thread of Executors.newFixedThreadPool; the
 // pool number is JVM-global, so 1 is a guess.
-func WorkerThread(i int) string {
+func workerThread(i int) string {
 	return fmt.Sprintf("pool-1-thread-%d", i+1)
 }
 
@@ -77,23 +77,23 @@ func (l *LogWriter) Log(thread, level, logger, msg string, extra ...string) erro
 	return err
 }
 
-// StartMessage is freon's first log line of a run; an empty prefix prints as ”.
-func StartMessage(prefix string, numberOfTests int64) string {
+// startMessage is freon's first log line of a run; an empty prefix prints as ”.
+func startMessage(prefix string, numberOfTests int64) string {
 	if prefix == "" {
 		prefix = "''"
 	}
 	return fmt.Sprintf("Executing test with prefix %s and number-of-tests %d", prefix, numberOfTests)
 }
 
-// ErrorMessage is freon's ERROR line for a failed task.
-func ErrorMessage(taskID int) string {
+// errorMessage is freon's ERROR line for a failed task.
+func errorMessage(taskID int) string {
 	return fmt.Sprintf("Error on executing task %d", taskID)
 }
 
-// TimerLogMessage is Dropwizard 3.2.6 Slf4jReporter's line for a timer, with every double in
+// timerLogMessage is Dropwizard 3.2.6 Slf4jReporter's line for a timer, with every double in
 // Java's Double.toString form.
-func TimerLogMessage(t TimerSnapshot) string {
-	d := FormatJavaDouble
+func timerLogMessage(t timerSnapshot) string {
+	d := formatJavaDouble
 	return fmt.Sprintf("type=TIMER, name=%s, count=%d, min=%s, max=%s, mean=%s, stddev=%s, median=%s, "+
 		"p75=%s, p95=%s, p98=%s, p99=%s, p999=%s, mean_rate=%s, m1=%s, m5=%s, m15=%s, "+
 		"rate_unit=events/second, duration_unit=milliseconds",
@@ -102,19 +102,19 @@ func TimerLogMessage(t TimerSnapshot) string {
 		d(t.MeanRate), d(t.OneMinuteRate), d(t.FiveMinuteRate), d(t.FifteenMinuteRate))
 }
 
-// WriteLogReport logs the non-interactive report of ozone-echo.md §6.6.2 from the report
+// writeLogReport logs the non-interactive report of ozone-echo.md §6.6.2 from the report
 // thread: the metrics line, then freon's summary lines. A histogram fallback adds a WARN
 // line from our own logger first.
-func WriteLogReport(l *LogWriter, rep Report) error {
+func writeLogReport(l *LogWriter, rep reportData) error {
 	if rep.Note != "" {
 		if err := l.Log(ThreadReport, LevelWarn, LoggerDNEchoNotes, rep.Note); err != nil {
 			return err
 		}
 	}
-	if err := l.Log(ThreadReport, LevelInfo, LoggerMetrics, TimerLogMessage(rep.Timer)); err != nil {
+	if err := l.Log(ThreadReport, LevelInfo, LoggerMetrics, timerLogMessage(rep.Timer)); err != nil {
 		return err
 	}
-	for _, line := range SummaryLines(rep) {
+	for _, line := range summaryLines(rep) {
 		if err := l.Log(ThreadReport, LevelInfo, LoggerBaseFreon, line); err != nil {
 			return err
 		}

@@ -52,7 +52,7 @@ func DefaultOptions() Options {
 
 // Validate checks the options with freon's messages, and --threads against MaxThreads.
 func (o Options) Validate() error {
-	if _, err := o.RunDuration(); err != nil {
+	if _, err := o.runDuration(); err != nil {
 		return err
 	}
 	if o.NumberOfTests <= 0 {
@@ -65,12 +65,12 @@ func (o Options) Validate() error {
 	return nil
 }
 
-// RunDuration returns the --duration as freon reads it, or 0 in count mode.
-func (o Options) RunDuration() (time.Duration, error) {
+// runDuration returns the --duration as freon reads it, or 0 in count mode.
+func (o Options) runDuration() (time.Duration, error) {
 	if o.Duration == "" {
 		return 0, nil
 	}
-	d, err := ParseDuration(o.Duration)
+	d, err := parseDuration(o.Duration)
 	if err != nil {
 		return 0, err
 	}
@@ -83,10 +83,10 @@ func (o Options) RunDuration() (time.Duration, error) {
 	return d, nil
 }
 
-// ParseDuration reads a --duration the way freon does (TimeDurationUtil in seconds):
+// parseDuration reads a --duration the way freon does (TimeDurationUtil in seconds):
 // an integer with an optional ns, us, ms, s, m, h or d suffix (case ignored; no suffix
 // means seconds), truncated to whole seconds, so "1500ms" is 1s and "500ms" is 0.
-func ParseDuration(s string) (time.Duration, error) {
+func parseDuration(s string) (time.Duration, error) {
 	d, err := config.ParseHadoopDuration(s, time.Second)
 	if err != nil {
 		return 0, fmt.Errorf("invalid --duration: %w", err)
@@ -94,13 +94,13 @@ func ParseDuration(s string) (time.Duration, error) {
 	return d, nil
 }
 
-// RunConfig turns validated options into the runner's configuration.
-func (o Options) RunConfig() (RunConfig, error) {
+// runConfig turns validated options into the runner's configuration.
+func (o Options) runConfig() (runConfig, error) {
 	if err := o.Validate(); err != nil {
-		return RunConfig{}, err
+		return runConfig{}, err
 	}
-	d, _ := o.RunDuration() // validated above
-	return RunConfig{Threads: o.Threads, NumberOfTests: o.NumberOfTests, Duration: d, FailAtEnd: o.FailAtEnd}, nil
+	d, _ := o.runDuration() // validated above
+	return runConfig{Threads: o.Threads, NumberOfTests: o.NumberOfTests, Duration: d, FailAtEnd: o.FailAtEnd}, nil
 }
 
 // envInPrefix matches freon's __NAME__ environment references in a prefix.

@@ -39,12 +39,12 @@ func TestParseDuration(t *testing.T) {
 		"30s": 30 * time.Second, "5m": 5 * time.Minute, "1h": time.Hour, "7d": 7 * 24 * time.Hour,
 		"90": 90 * time.Second, " 2M ": 2 * time.Minute, "1500ms": time.Second, "999ms": 0, "+3s": 3 * time.Second,
 	} {
-		if got, err := ParseDuration(in); err != nil || got != want {
+		if got, err := parseDuration(in); err != nil || got != want {
 			t.Errorf("ParseDuration(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
 	for _, in := range []string{"", "1.5s", "s", "10 s", "99999999999999d"} {
-		if _, err := ParseDuration(in); err == nil {
+		if _, err := parseDuration(in); err == nil {
 			t.Errorf("ParseDuration(%q) accepted", in)
 		}
 	}
@@ -53,12 +53,12 @@ func TestParseDuration(t *testing.T) {
 func TestRunConfig(t *testing.T) {
 	o := DefaultOptions()
 	o.Duration, o.FailAtEnd, o.Threads = "2m", true, 3
-	cfg, err := o.RunConfig()
+	cfg, err := o.runConfig()
 	if err != nil || cfg.Threads != 3 || cfg.NumberOfTests != 1000 || cfg.Duration != 2*time.Minute || !cfg.FailAtEnd {
 		t.Errorf("RunConfig = %+v, %v", cfg, err)
 	}
 	o.Threads = 0
-	if _, err := o.RunConfig(); err == nil {
+	if _, err := o.runConfig(); err == nil {
 		t.Error("invalid options accepted")
 	}
 }

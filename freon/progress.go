@@ -9,11 +9,11 @@ import (
 	"time"
 )
 
-// ProgressInterval is how often freon redraws or logs progress.
-const ProgressInterval = time.Second
+// progressInterval is how often freon redraws or logs progress.
+const progressInterval = time.Second
 
-// ProgressConfig configures a ProgressBar (freon's ProgressBar.java).
-type ProgressConfig struct {
+// progressConfig configures a ProgressBar (freon's ProgressBar.java).
+type progressConfig struct {
 	// Interactive draws the bar on Out; otherwise progress goes to Log as INFO lines.
 	Interactive bool
 	Out         io.Writer
@@ -30,34 +30,34 @@ type ProgressConfig struct {
 	Interval time.Duration
 }
 
-// ProgressBar shows a run's progress once per interval on its own goroutine, as freon does:
+// progressBar shows a run's progress once per interval on its own goroutine, as freon does:
 // interactively an empty line, then the bar redrawn in place with '\r', a last draw and a
 // newline; non-interactively a "Progress: ..." log line each time and once at the end.
-type ProgressBar struct {
-	cfg   ProgressConfig
+type progressBar struct {
+	cfg   progressConfig
 	start time.Time
 	stop  chan struct{}
 	done  chan struct{}
 	once  sync.Once
 }
 
-// StartProgress starts the bar; Terminate or Shutdown must be called to end it.
-func StartProgress(cfg ProgressConfig) *ProgressBar {
+// startProgress starts the bar; Terminate or Shutdown must be called to end it.
+func startProgress(cfg progressConfig) *progressBar {
 	if cfg.Clock == nil {
 		cfg.Clock = SystemClock
 	}
 	if cfg.Interval <= 0 {
-		cfg.Interval = ProgressInterval
+		cfg.Interval = progressInterval
 	}
 	if cfg.Status == nil {
 		cfg.Status = func() string { return "" }
 	}
-	p := &ProgressBar{cfg: cfg, start: cfg.Clock.Now(), stop: make(chan struct{}), done: make(chan struct{})}
+	p := &progressBar{cfg: cfg, start: cfg.Clock.Now(), stop: make(chan struct{}), done: make(chan struct{})}
 	go p.loop()
 	return p
 }
 
-func (p *ProgressBar) loop() {
+func (p *progressBar) loop() {
 	defer close(p.done)
 	p.newline()
 	timer := time.NewTimer(p.cfg.Interval)
@@ -75,40 +75,40 @@ func (p *ProgressBar) loop() {
 	p.finish()
 }
 
-func (p *ProgressBar) finish() {
+func (p *progressBar) finish() {
 	p.draw()
 	p.newline()
 }
 
-func (p *ProgressBar) newline() {
+func (p *progressBar) newline() {
 	if p.cfg.Interactive {
 		io.WriteString(p.cfg.Out, "\n")
 	}
 }
 
-func (p *ProgressBar) draw() {
+func (p *progressBar) draw() {
 	v := p.cfg.Value()
 	if !p.cfg.Interactive {
 		if p.cfg.Log != nil {
-			p.cfg.Log.Log(ThreadProgress, LevelInfo, LoggerProgress, ProgressLogMessage(v, p.cfg.Max))
+			p.cfg.Log.Log(ThreadProgress, LevelInfo, LoggerProgress, progressLogMessage(v, p.cfg.Max))
 		}
 		return
 	}
 	elapsed := p.cfg.Clock.Now().Sub(p.start)
-	io.WriteString(p.cfg.Out, "\r"+ProgressLine(v, p.cfg.Max, elapsed, p.cfg.Status()))
+	io.WriteString(p.cfg.Out, "\r"+progressLine(v, p.cfg.Max, elapsed, p.cfg.Status()))
 }
 
-// Terminate stops the bar now (freon's behaviour after a failure without --fail-at-end) and
+// terminate stops the bar now (freon's behaviour after a failure without --fail-at-end) and
 // returns after the final draw.
-func (p *ProgressBar) Terminate() {
+func (p *progressBar) terminate() {
 	p.once.Do(func() { close(p.stop) })
 	<-p.done
 }
 
-// Shutdown waits until the value reaches the maximum, then returns after the final draw
+// shutdown waits until the value reaches the maximum, then returns after the final draw
 // (freon with --fail-at-end). It blocks forever if the value never gets there; use
-// Terminate when the run ended early.
-func (p *ProgressBar) Shutdown() {
+// terminate when the run ended early.
+func (p *progressBar) shutdown() {
 	<-p.done
 }
 
@@ -120,17 +120,17 @@ func progressPercent(value, max int64) float64 {
 	return 100.0 * float64(value) / float64(max)
 }
 
-// ProgressLine renders one interactive bar (without the leading '\r') exactly as freon:
+// progressLine renders one interactive bar (without the leading '\r') exactly as freon:
 // " 12.30% |███…   |  123/1000 Time: 0:00:05|  status". The bar has ⌊percent⌋+1 blocks
 // and ⌈100−percent⌉ spaces, both divided by three when there is a status text.
-func ProgressLine(value, max int64, elapsed time.Duration, status string) string {
+func progressLine(value, max int64, elapsed time.Duration, status string) string {
 	percent := progressPercent(value, max)
 	shrink := 1.0
 	if status != "" {
 		shrink = 3
 	}
 	var b strings.Builder
-	b.WriteString(" " + FormatJavaFixed(percent, 2) + "% |")
+	b.WriteString(" " + formatJavaFixed(percent, 2) + "% |")
 	if blocks := percent / shrink; blocks >= 0 {
 		b.WriteString(strings.Repeat("█", int(math.Floor(blocks))+1))
 	}
@@ -142,7 +142,7 @@ func ProgressLine(value, max int64, elapsed time.Duration, status string) string
 	return b.String()
 }
 
-// ProgressLogMessage is freon's non-interactive progress line.
-func ProgressLogMessage(value, max int64) string {
-	return fmt.Sprintf("Progress: %s %% (%d out of %d)", FormatJavaFixed(progressPercent(value, max), 2), value, max)
+// progressLogMessage is freon's non-interactive progress line.
+func progressLogMessage(value, max int64) string {
+	return fmt.Sprintf("Progress: %s %% (%d out of %d)", formatJavaFixed(progressPercent(value, max), 2), value, max)
 }

@@ -25,20 +25,20 @@ func TestProgressLine(t *testing.T) {
 		{50, 100, 0, "busy", " 50.00% |" + bar(17, 17) + "|  50/100 Time: 0:00:00|  busy"},
 	}
 	for _, tt := range tests {
-		if got := ProgressLine(tt.value, tt.max, tt.elapsed, tt.status); got != tt.want {
+		if got := progressLine(tt.value, tt.max, tt.elapsed, tt.status); got != tt.want {
 			t.Errorf("ProgressLine(%d/%d):\n got %q\nwant %q", tt.value, tt.max, got, tt.want)
 		}
 	}
-	if got := ProgressLogMessage(2, 3); got != "Progress: 66.67 % (2 out of 3)" {
+	if got := progressLogMessage(2, 3); got != "Progress: 66.67 % (2 out of 3)" {
 		t.Error(got)
 	}
 }
 
 func TestProgressBarInteractiveAtMax(t *testing.T) {
 	var out syncBuffer
-	p := StartProgress(ProgressConfig{Interactive: true, Out: &out, Max: 10, Value: func() int64 { return 10 }, Clock: newFakeClock()})
-	p.Shutdown()
-	want := "\n\r" + ProgressLine(10, 10, 0, "") + "\n"
+	p := startProgress(progressConfig{Interactive: true, Out: &out, Max: 10, Value: func() int64 { return 10 }, Clock: newFakeClock()})
+	p.shutdown()
+	want := "\n\r" + progressLine(10, 10, 0, "") + "\n"
 	if got := out.String(); got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
@@ -47,13 +47,13 @@ func TestProgressBarInteractiveAtMax(t *testing.T) {
 func TestProgressBarTerminateAndRedraw(t *testing.T) {
 	var out syncBuffer
 	var v atomic.Int64
-	p := StartProgress(ProgressConfig{Interactive: true, Out: &out, Max: 10, Value: v.Load, Interval: time.Millisecond})
+	p := startProgress(progressConfig{Interactive: true, Out: &out, Max: 10, Value: v.Load, Interval: time.Millisecond})
 	for strings.Count(out.String(), "\r") < 3 {
 		time.Sleep(time.Millisecond)
 	}
 	v.Store(4)
-	p.Terminate()
-	p.Terminate() // idempotent
+	p.terminate()
+	p.terminate() // idempotent
 	got := out.String()
 	if !strings.HasPrefix(got, "\n\r 0.00% |") || !strings.HasSuffix(got, "|  4/10 Time: 0:00:00|  \n") {
 		t.Errorf("output %q", got)
@@ -65,12 +65,12 @@ func TestProgressBarLogs(t *testing.T) {
 	var v atomic.Int64
 	v.Store(3)
 	clock := newFakeClock()
-	p := StartProgress(ProgressConfig{Log: NewLogWriter(&out, clock), Max: 4, Value: v.Load, Interval: time.Millisecond})
+	p := startProgress(progressConfig{Log: NewLogWriter(&out, clock), Max: 4, Value: v.Load, Interval: time.Millisecond})
 	for !strings.Contains(out.String(), "(3 out of 4)") {
 		time.Sleep(time.Millisecond)
 	}
 	v.Store(4)
-	p.Shutdown()
+	p.shutdown()
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
 	last := lines[len(lines)-1]
 	if last != "2026-01-02 15:04:05,000 [Thread-1] INFO freon.ProgressBar: Progress: 100.00 % (4 out of 4)" {

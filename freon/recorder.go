@@ -7,15 +7,15 @@ import (
 	"github.com/dnecho/dnecho/internal/quantile"
 )
 
-// DefaultExactSampleCap is the default number of latencies kept individually per run
+// defaultExactSampleCap is the default number of latencies kept individually per run
 // (8 bytes each, so 128 MiB; a slice may briefly hold twice that while it grows). Count
 // mode with -n at or below the cap is always exact. Above it (long duration runs), each
 // worker that exceeds its share moves to an HDR histogram (internal/quantile, the store the
 // engine's Trends use too) and the percentiles become approximate; the report says so.
-const DefaultExactSampleCap = 16 << 20
+const defaultExactSampleCap = 16 << 20
 
-// BytesPerSample is the memory one exactly-kept latency costs.
-const BytesPerSample = 8
+// bytesPerSample is the memory one exactly-kept latency costs.
+const bytesPerSample = 8
 
 // recorder belongs to one worker goroutine: the hot path touches only its own fields, so
 // workers share no lock and no written cache line except the runner's attempt counter.
@@ -40,7 +40,7 @@ func (r *recorder) record(latency, endOffset time.Duration) {
 	ns := int64(latency)
 	r.mom.add(ns)
 	r.lat.Add(float64(ns))
-	tick := int(endOffset / TickInterval)
+	tick := int(endOffset / tickInterval)
 	for len(r.perTick) <= tick {
 		r.perTick = append(r.perTick, 0)
 	}

@@ -12,9 +12,9 @@ import (
 var reportTime = time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC)
 
 // specReport holds the numbers of the concrete rendering in ozone-echo.md §6.6.1.
-var specReport = Report{
-	Timer: TimerSnapshot{
-		Name: TimerName, Count: 1000, MeanRate: 1183.4127,
+var specReport = reportData{
+	Timer: timerSnapshot{
+		Name: timerName, Count: 1000, MeanRate: 1183.4127,
 		Min: 0.52, Max: 14.87, Mean: 0.8149, StdDev: 0.4661, Median: 0.74,
 		P75: 0.855, P95: 1.2149, P98: 1.63, P99: 2.05, P999: 14.87,
 	},
@@ -50,7 +50,7 @@ Successful executions: 1000
 
 func TestConsoleReportSpecExample(t *testing.T) {
 	var buf bytes.Buffer
-	if err := WriteConsoleReport(&buf, reportTime, specReport, ConsoleOptions{}); err != nil {
+	if err := writeConsoleReport(&buf, reportTime, specReport, consoleOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if got := buf.String(); got != specConsole {
@@ -65,7 +65,7 @@ func TestConsoleReportSpecExample(t *testing.T) {
 
 func TestConsoleBannerJDK20(t *testing.T) {
 	var buf bytes.Buffer
-	WriteConsoleReport(&buf, time.Date(2026, 12, 31, 23, 59, 59, 0, time.UTC), specReport, ConsoleOptions{NarrowNoBreakSpace: true})
+	writeConsoleReport(&buf, time.Date(2026, 12, 31, 23, 59, 59, 0, time.UTC), specReport, consoleOptions{NarrowNoBreakSpace: true})
 	banner, _, _ := strings.Cut(buf.String(), "\n")
 	want := "12/31/26, 11:59:59\u202fPM " + strings.Repeat("=", 80-21-1)
 	if banner != want {
@@ -79,7 +79,7 @@ func TestConsoleBannerJDK20(t *testing.T) {
 func fakeRun(t *testing.T) (*Result, time.Time) {
 	t.Helper()
 	clock := newFakeClock()
-	res := mustRun(t, context.Background(), RunConfig{Threads: 1, NumberOfTests: 12, FailAtEnd: true, Clock: clock},
+	res := mustRun(t, context.Background(), runConfig{Threads: 1, NumberOfTests: 12, FailAtEnd: true, Clock: clock},
 		func(_ context.Context, id int) Outcome {
 			clock.Advance(time.Second)
 			if id == 7 {
@@ -120,7 +120,7 @@ Expected 12 --number-of-tests objects!, successfully executed 11
 func TestConsoleReportFakeRun(t *testing.T) {
 	res, at := fakeRun(t)
 	var buf bytes.Buffer
-	if err := WriteConsoleReport(&buf, at, res.Report(at), ConsoleOptions{}); err != nil {
+	if err := writeConsoleReport(&buf, at, res.reportAt(at), consoleOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if got := buf.String(); got != fakeRunConsole {
@@ -139,7 +139,7 @@ func TestLogReportFakeRun(t *testing.T) {
 	res, at := fakeRun(t)
 	var buf bytes.Buffer
 	clock := &fakeClock{t: at}
-	if err := WriteLogReport(NewLogWriter(&buf, clock), res.Report(at)); err != nil {
+	if err := writeLogReport(NewLogWriter(&buf, clock), res.reportAt(at)); err != nil {
 		t.Fatal(err)
 	}
 	if got := buf.String(); got != fakeRunLog {
@@ -150,11 +150,11 @@ func TestLogReportFakeRun(t *testing.T) {
 func TestLogLines(t *testing.T) {
 	var buf bytes.Buffer
 	l := NewLogWriter(&buf, &fakeClock{t: reportTime.Add(123 * time.Millisecond)})
-	l.Log(ThreadMain, LevelInfo, LoggerBaseFreon, StartMessage("", 1))
-	l.Log(ThreadMain, LevelInfo, LoggerBaseFreon, StartMessage("abc", 1000))
+	l.Log(ThreadMain, LevelInfo, LoggerBaseFreon, startMessage("", 1))
+	l.Log(ThreadMain, LevelInfo, LoggerBaseFreon, startMessage("abc", 1000))
 	l.Log(ThreadMain, LevelWarn, LoggerDNEcho, "Read only is not set to true for GRPC, setting it to true")
-	l.Log(WorkerThread(0), LevelError, LoggerBaseFreon, ErrorMessage(5), "java.io.IOException: x")
-	l.Log(ThreadProgress, LevelInfo, LoggerProgress, ProgressLogMessage(1, 3))
+	l.Log(workerThread(0), LevelError, LoggerBaseFreon, errorMessage(5), "java.io.IOException: x")
+	l.Log(ThreadProgress, LevelInfo, LoggerProgress, progressLogMessage(1, 3))
 	want := `2026-01-02 15:04:05,123 [main] INFO freon.BaseFreonGenerator: Executing test with prefix '' and number-of-tests 1
 2026-01-02 15:04:05,123 [main] INFO freon.BaseFreonGenerator: Executing test with prefix abc and number-of-tests 1000
 2026-01-02 15:04:05,123 [main] WARN freon.DNRPCLoadGenerator: Read only is not set to true for GRPC, setting it to true
@@ -171,8 +171,8 @@ func TestReportNoteWhenApproximate(t *testing.T) {
 	rep := specReport
 	rep.Note = "percentiles are approximate"
 	var con, log bytes.Buffer
-	WriteConsoleReport(&con, reportTime, rep, ConsoleOptions{})
-	WriteLogReport(NewLogWriter(&log, &fakeClock{t: reportTime}), rep)
+	writeConsoleReport(&con, reportTime, rep, consoleOptions{})
+	writeLogReport(NewLogWriter(&log, &fakeClock{t: reportTime}), rep)
 	if !strings.HasPrefix(con.String(), "Note: percentiles are approximate\n1/2/26") {
 		t.Errorf("console: %q", con.String()[:60])
 	}

@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// TimerName is the name of the Dropwizard timer dn-echo reports.
-const TimerName = "rpc-payload"
+// timerName is the name of the Dropwizard timer dn-echo reports.
+const timerName = "rpc-payload"
 
 // durationFactor converts nanoseconds to milliseconds the way Dropwizard's reporters do,
 // by multiplying with the reciprocal (ScheduledReporter.convertDuration); dividing by 1e6
@@ -35,17 +35,17 @@ type Result struct {
 	perTick   []int64
 }
 
-// LabelCount is one line of a failure breakdown.
-type LabelCount struct {
+// labelCount is one line of a failure breakdown.
+type labelCount struct {
 	Label string
 	Count int64
 }
 
-// FailureBreakdown returns FailuresByLabel sorted by count, largest first, then by label.
-func (r *Result) FailureBreakdown() []LabelCount {
-	out := make([]LabelCount, 0, len(r.FailuresByLabel))
+// failureBreakdown returns FailuresByLabel sorted by count, largest first, then by label.
+func (r *Result) failureBreakdown() []labelCount {
+	out := make([]labelCount, 0, len(r.FailuresByLabel))
 	for l, c := range r.FailuresByLabel {
-		out = append(out, LabelCount{l, c})
+		out = append(out, labelCount{l, c})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Count != out[j].Count {
@@ -56,9 +56,9 @@ func (r *Result) FailureBreakdown() []LabelCount {
 	return out
 }
 
-// TimerSnapshot holds the values of the rpc-payload timer as both reports print them:
+// timerSnapshot holds the values of the rpc-payload timer as both reports print them:
 // rates in events per second, durations in milliseconds.
-type TimerSnapshot struct {
+type timerSnapshot struct {
 	Name                                                       string
 	Count                                                      int64
 	MeanRate, OneMinuteRate, FiveMinuteRate, FifteenMinuteRate float64
@@ -66,9 +66,9 @@ type TimerSnapshot struct {
 	Median, P75, P95, P98, P99, P999                           float64
 }
 
-// Report is everything a freon report shows, as of one instant.
-type Report struct {
-	Timer TimerSnapshot
+// reportData is everything a freon report shows, as of one instant.
+type reportData struct {
+	Timer timerSnapshot
 	// TotalSeconds is freon's "Total execution time (sec)": whole seconds, rounded half up.
 	TotalSeconds                       int64
 	Failures, Successes, NumberOfTests int64
@@ -76,15 +76,15 @@ type Report struct {
 	Note string
 }
 
-// Report builds the report as freon's shutdown hook would print it at time at (normally
+// reportAt builds the report as freon's shutdown hook would print it at time at (normally
 // now, after the run): the mean and moving-average rates depend on when they are read.
-func (r *Result) Report(at time.Time) Report {
+func (r *Result) reportAt(at time.Time) reportData {
 	elapsed := at.Sub(r.Start)
-	rates := MeterRates(r.perTick, r.Latency.Count, elapsed)
+	rates := meterRates(r.perTick, r.Latency.Count, elapsed)
 	l := r.Latency
-	rep := Report{
-		Timer: TimerSnapshot{
-			Name: TimerName, Count: l.Count,
+	rep := reportData{
+		Timer: timerSnapshot{
+			Name: timerName, Count: l.Count,
 			MeanRate: rates.Mean, OneMinuteRate: rates.OneMinute,
 			FiveMinuteRate: rates.FiveMinute, FifteenMinuteRate: rates.FifteenMinute,
 			Min: float64(l.Min) * durationFactor, Max: float64(l.Max) * durationFactor,
@@ -101,7 +101,7 @@ func (r *Result) Report(at time.Time) Report {
 	if !l.Exact {
 		rep.Note = fmt.Sprintf("percentiles are approximate: the run recorded more than %d latencies "+
 			"(%d bytes each), so they come from an HDR histogram with %d significant digits; "+
-			"count, min, max, mean and stddev are exact", r.SampleCap, BytesPerSample, histDigits)
+			"count, min, max, mean and stddev are exact", r.SampleCap, bytesPerSample, histDigits)
 	}
 	return rep
 }

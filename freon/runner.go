@@ -39,8 +39,8 @@ func (systemClock) Now() time.Time { return time.Now() }
 // SystemClock is the real, monotonic clock.
 var SystemClock Clock = systemClock{}
 
-// RunConfig is what the runner needs from the options, validated (see Options.RunConfig).
-type RunConfig struct {
+// runConfig is what the runner needs from the options, validated (see Options.RunConfig).
+type runConfig struct {
 	Threads       int
 	NumberOfTests int64
 	// Duration > 0 selects duration mode: workers stop once more than Duration has passed.
@@ -56,7 +56,7 @@ type RunConfig struct {
 	OnError func(taskID int, err error)
 }
 
-// Runner executes a Task with freon's BaseFreonGenerator semantics (Ozone: hadoop-ozone/freon/
+// taskRunner executes a Task with freon's BaseFreonGenerator semantics (Ozone: hadoop-ozone/freon/
 // src/main/java/org/apache/hadoop/ozone/freon/BaseFreonGenerator.java): Threads closed-loop
 // workers share one attempt counter; in count mode a worker stops when its counter value
 // reaches NumberOfTests or, without FailAtEnd, once any task has failed; in duration mode
@@ -67,8 +67,8 @@ type RunConfig struct {
 // Without FailAtEnd freon's main thread stops waiting at the first failure even in duration
 // mode: it then terminates the progress bar (ProgressBar.Terminate) but still waits for the
 // workers. A caller reproduces that by watching Failures while Run is in progress.
-type Runner struct {
-	cfg  RunConfig
+type taskRunner struct {
+	cfg  runConfig
 	task Task
 
 	attempts  atomic.Int64
@@ -83,8 +83,8 @@ type Runner struct {
 	once      sync.Once
 }
 
-// NewRunner checks cfg and prepares a runner; Run starts it.
-func NewRunner(cfg RunConfig, task Task) (*Runner, error) {
+// newRunner checks cfg and prepares a runner; Run starts it.
+func newRunner(cfg runConfig, task Task) (*taskRunner, error) {
 	switch {
 	case task == nil:
 		return nil, errors.New("freon: runner needs a task")
@@ -99,7 +99,7 @@ func NewRunner(cfg RunConfig, task Task) (*Runner, error) {
 		cfg.Clock = SystemClock
 	}
 	if cfg.ExactSampleCap <= 0 {
-		cfg.ExactSampleCap = DefaultExactSampleCap
+		cfg.ExactSampleCap = defaultExactSampleCap
 	}
 	workers := cfg.Threads
 	if cfg.Duration <= 0 {
@@ -109,7 +109,7 @@ func NewRunner(cfg RunConfig, task Task) (*Runner, error) {
 	if cfg.Duration > 0 || cfg.NumberOfTests > int64(cfg.ExactSampleCap) {
 		limit = max(1, cfg.ExactSampleCap/workers)
 	}
-	r := &Runner{cfg: cfg, task: task, workers: workers, limit: limit}
+	r := &taskRunner{cfg: cfg, task: task, workers: workers, limit: limit}
 	return r, nil
 }
 
@@ -118,13 +118,13 @@ func NewRunner(cfg RunConfig, task Task) (*Runner, error) {
 // report can always be printed. A task that fails after cancellation is counted as
 // Interrupted rather than as a failure or a sample: like a JVM exiting mid-call, the abort
 // says nothing about the DataNode.
-func (r *Runner) Run(ctx context.Context) *Result {
+func (r *taskRunner) Run(ctx context.Context) *Result {
 	var res *Result
 	r.once.Do(func() { res = r.run(ctx) })
 	return res
 }
 
-func (r *Runner) run(ctx context.Context) *Result {
+func (r *taskRunner) run(ctx context.Context) *Result {
 	r.recs = make([]*recorder, r.workers)
 	for i := range r.recs {
 		r.recs[i] = newRecorder(r.limit)
@@ -153,7 +153,7 @@ func (r *Runner) run(ctx context.Context) *Result {
 
 // worker is BaseFreonGenerator.runTaskLoop: take a counter value, apply the stop rule,
 // run and time the task.
-func (r *Runner) worker(ctx context.Context, rec *recorder) (interrupted int64) {
+func (r *taskRunner) worker(ctx context.Context, rec *recorder) (interrupted int64) {
 	n := r.cfg.NumberOfTests
 	for !r.completed.Load() {
 		counter := r.attempts.Add(1) - 1
@@ -189,10 +189,10 @@ func (r *Runner) worker(ctx context.Context, rec *recorder) (interrupted int64) 
 	return interrupted
 }
 
-// Completed returns how many tasks have finished (succeeded or failed) so far. It is safe to call
+// completedTasks returns how many tasks have finished (succeeded or failed) so far. It is safe to call
 // concurrently with Run (the recorders are made before Run is visible to other goroutines through
 // started).
-func (r *Runner) Completed() int64 {
+func (r *taskRunner) completedTasks() int64 {
 	if r.started.Load() == 0 {
 		return 0
 	}
@@ -204,24 +204,24 @@ func (r *Runner) Completed() int64 {
 }
 
 // Failures returns how many tasks have failed so far.
-func (r *Runner) Failures() int64 {
+func (r *taskRunner) Failures() int64 {
 	return r.failures.Load()
 }
 
-// ProgressMax is freon's progress-bar maximum: NumberOfTests in count mode, the duration
+// progressMax is freon's progress-bar maximum: NumberOfTests in count mode, the duration
 // in whole seconds in duration mode.
-func (r *Runner) ProgressMax() int64 {
+func (r *taskRunner) progressMax() int64 {
 	if r.cfg.Duration > 0 {
 		return int64(r.cfg.Duration / time.Second)
 	}
 	return r.cfg.NumberOfTests
 }
 
-// ProgressValue is freon's progress-bar value: finished tasks in count mode, whole seconds
+// progressValue is freon's progress-bar value: finished tasks in count mode, whole seconds
 // since the start in duration mode. Safe to call concurrently with Run.
-func (r *Runner) ProgressValue() int64 {
+func (r *taskRunner) progressValue() int64 {
 	if r.cfg.Duration <= 0 {
-		return r.Completed()
+		return r.completedTasks()
 	}
 	start := r.started.Load()
 	if start == 0 {
@@ -230,7 +230,7 @@ func (r *Runner) ProgressValue() int64 {
 	return int64(r.cfg.Clock.Now().Sub(time.Unix(0, start)) / time.Second)
 }
 
-func (r *Runner) result(end time.Time, interrupted []int64) *Result {
+func (r *taskRunner) result(end time.Time, interrupted []int64) *Result {
 	stats, perTick, failed := mergeRecorders(r.recs)
 	res := &Result{
 		Start: r.start, End: end,

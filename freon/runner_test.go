@@ -38,9 +38,9 @@ func (s *idSet) add(id int) {
 	s.ids[id]++
 }
 
-func mustRun(t *testing.T, ctx context.Context, cfg RunConfig, task Task) *Result {
+func mustRun(t *testing.T, ctx context.Context, cfg runConfig, task Task) *Result {
 	t.Helper()
-	r, err := NewRunner(cfg, task)
+	r, err := newRunner(cfg, task)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestCountModeExact(t *testing.T) {
 		t.Run(fmt.Sprint(threads), func(t *testing.T) {
 			var seen idSet
 			const n = 1000
-			res := mustRun(t, context.Background(), RunConfig{Threads: threads, NumberOfTests: n},
+			res := mustRun(t, context.Background(), runConfig{Threads: threads, NumberOfTests: n},
 				func(_ context.Context, id int) Outcome { seen.add(id); return done(nil) })
 			if res.Successes != n || res.Failures != 0 || res.Latency.Count != n || !res.Latency.Exact {
 				t.Fatalf("result %+v", res)
@@ -75,7 +75,7 @@ func TestCountModeExact(t *testing.T) {
 
 func TestStopAtFirstFailure(t *testing.T) {
 	// One worker: tasks 0..4 succeed, 5 fails, the next counter value (6) sees the failure.
-	res := mustRun(t, context.Background(), RunConfig{Threads: 1, NumberOfTests: 100},
+	res := mustRun(t, context.Background(), runConfig{Threads: 1, NumberOfTests: 100},
 		func(_ context.Context, id int) Outcome {
 			if id == 5 {
 				return done(errTask)
@@ -88,7 +88,7 @@ func TestStopAtFirstFailure(t *testing.T) {
 
 	// Many workers, every task fails: a worker can start a task only before the first failure
 	// is recorded, so each runs at most one.
-	res = mustRun(t, context.Background(), RunConfig{Threads: 8, NumberOfTests: 1000},
+	res = mustRun(t, context.Background(), runConfig{Threads: 8, NumberOfTests: 1000},
 		func(context.Context, int) Outcome { return done(errTask) })
 	if res.Successes != 0 || res.Failures < 1 || res.Failures > 8 {
 		t.Errorf("8 workers, all failing: successes %d failures %d", res.Successes, res.Failures)
@@ -98,7 +98,7 @@ func TestStopAtFirstFailure(t *testing.T) {
 func TestFailAtEndRunsEverything(t *testing.T) {
 	var seen idSet
 	var logged atomic.Int64
-	res := mustRun(t, context.Background(), RunConfig{
+	res := mustRun(t, context.Background(), runConfig{
 		Threads: 4, NumberOfTests: 200, FailAtEnd: true,
 		OnError: func(int, error) { logged.Add(1) },
 	}, func(_ context.Context, id int) Outcome {
@@ -111,7 +111,7 @@ func TestFailAtEndRunsEverything(t *testing.T) {
 	if res.Successes != 100 || res.Failures != 100 || len(seen.ids) != 200 || logged.Load() != 100 {
 		t.Errorf("successes %d failures %d ids %d logged %d", res.Successes, res.Failures, len(seen.ids), logged.Load())
 	}
-	if got := res.FailureBreakdown(); len(got) != 1 || got[0] != (LabelCount{"task failed", 100}) {
+	if got := res.failureBreakdown(); len(got) != 1 || got[0] != (labelCount{"task failed", 100}) {
 		t.Errorf("breakdown %v", got)
 	}
 }
@@ -122,7 +122,7 @@ func TestDurationMode(t *testing.T) {
 	for _, failAtEnd := range []bool{false, true} {
 		for _, fail := range []bool{false, true} {
 			clock := newFakeClock()
-			res := mustRun(t, context.Background(), RunConfig{
+			res := mustRun(t, context.Background(), runConfig{
 				Threads: 1, NumberOfTests: 3, Duration: 10 * time.Second, FailAtEnd: failAtEnd, Clock: clock,
 			}, func(_ context.Context, id int) Outcome {
 				clock.Advance(time.Second)
@@ -142,7 +142,7 @@ func TestDurationMode(t *testing.T) {
 }
 
 func TestDurationModeRealClock(t *testing.T) {
-	res := mustRun(t, context.Background(), RunConfig{Threads: 4, NumberOfTests: 10, Duration: 50 * time.Millisecond},
+	res := mustRun(t, context.Background(), runConfig{Threads: 4, NumberOfTests: 10, Duration: 50 * time.Millisecond},
 		func(context.Context, int) Outcome { time.Sleep(time.Millisecond); return done(nil) })
 	if el := res.End.Sub(res.Start); el < 50*time.Millisecond || res.Successes == 0 {
 		t.Errorf("elapsed %v, successes %d", el, res.Successes)
@@ -153,7 +153,7 @@ func TestCancellationStillReports(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var ran atomic.Int64
-	res := mustRun(t, ctx, RunConfig{Threads: 4, NumberOfTests: 1_000_000}, func(ctx context.Context, _ int) Outcome {
+	res := mustRun(t, ctx, runConfig{Threads: 4, NumberOfTests: 1_000_000}, func(ctx context.Context, _ int) Outcome {
 		if ran.Add(1) > 20 {
 			cancel()
 			<-ctx.Done() // an in-flight call aborted by Ctrl-C
@@ -165,7 +165,7 @@ func TestCancellationStillReports(t *testing.T) {
 		t.Errorf("result %+v", res)
 	}
 	var buf bytes.Buffer
-	if err := WriteConsoleReport(&buf, res.End, res.Report(res.End), ConsoleOptions{}); err != nil || buf.Len() == 0 {
+	if err := writeConsoleReport(&buf, res.End, res.reportAt(res.End), consoleOptions{}); err != nil || buf.Len() == 0 {
 		t.Errorf("no report after cancellation: %v", err)
 	}
 }
@@ -173,7 +173,7 @@ func TestCancellationStillReports(t *testing.T) {
 func TestCancelledBeforeStart(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res := mustRun(t, ctx, RunConfig{Threads: 4, NumberOfTests: 10}, func(context.Context, int) Outcome {
+	res := mustRun(t, ctx, runConfig{Threads: 4, NumberOfTests: 10}, func(context.Context, int) Outcome {
 		t.Error("task ran after cancellation")
 		return done(nil)
 	})
@@ -185,7 +185,7 @@ func TestCancelledBeforeStart(t *testing.T) {
 // The task's own latencies are recorded (not the runner's clock): 1..100 ms, so the
 // percentiles are known, whatever the wall clock says.
 func TestExactPercentiles(t *testing.T) {
-	res := mustRun(t, context.Background(), RunConfig{Threads: 3, NumberOfTests: 100},
+	res := mustRun(t, context.Background(), runConfig{Threads: 3, NumberOfTests: 100},
 		func(_ context.Context, id int) Outcome {
 			return Outcome{Latency: time.Duration(id+1) * time.Millisecond}
 		})
@@ -198,45 +198,45 @@ func TestExactPercentiles(t *testing.T) {
 }
 
 func TestSampleCapFallback(t *testing.T) {
-	res := mustRun(t, context.Background(), RunConfig{Threads: 2, NumberOfTests: 500, ExactSampleCap: 100},
+	res := mustRun(t, context.Background(), runConfig{Threads: 2, NumberOfTests: 500, ExactSampleCap: 100},
 		func(context.Context, int) Outcome { return done(nil) })
 	if res.Latency.Exact || res.SampleCap != 100 || res.Latency.Count != 500 {
 		t.Errorf("result %+v", res)
 	}
-	if rep := res.Report(res.End); rep.Note == "" {
+	if rep := res.reportAt(res.End); rep.Note == "" {
 		t.Error("approximate percentiles must be announced")
 	}
 }
 
 func TestProgressValues(t *testing.T) {
 	clock := newFakeClock()
-	r, err := NewRunner(RunConfig{Threads: 1, NumberOfTests: 5, Duration: 3 * time.Second, Clock: clock},
+	r, err := newRunner(runConfig{Threads: 1, NumberOfTests: 5, Duration: 3 * time.Second, Clock: clock},
 		func(context.Context, int) Outcome { clock.Advance(time.Second); return done(nil) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.ProgressMax() != 3 || r.ProgressValue() != 0 {
-		t.Errorf("before run: max %d value %d", r.ProgressMax(), r.ProgressValue())
+	if r.progressMax() != 3 || r.progressValue() != 0 {
+		t.Errorf("before run: max %d value %d", r.progressMax(), r.progressValue())
 	}
 	r.Run(context.Background())
-	if r.ProgressValue() != 4 || r.Completed() != 4 || r.Failures() != 0 {
-		t.Errorf("after run: value %d completed %d", r.ProgressValue(), r.Completed())
+	if r.progressValue() != 4 || r.completedTasks() != 4 || r.Failures() != 0 {
+		t.Errorf("after run: value %d completed %d", r.progressValue(), r.completedTasks())
 	}
 }
 
 func TestNewRunnerRejects(t *testing.T) {
 	ok := func(context.Context, int) Outcome { return done(nil) }
 	for _, tt := range []struct {
-		cfg  RunConfig
+		cfg  runConfig
 		task Task
 	}{
-		{RunConfig{Threads: 0, NumberOfTests: 1}, ok},
-		{RunConfig{Threads: MaxThreads + 1, NumberOfTests: 1}, ok},
-		{RunConfig{Threads: 1, NumberOfTests: 0}, ok},
-		{RunConfig{Threads: 1, NumberOfTests: 1, Duration: -1}, ok},
-		{RunConfig{Threads: 1, NumberOfTests: 1}, nil},
+		{runConfig{Threads: 0, NumberOfTests: 1}, ok},
+		{runConfig{Threads: MaxThreads + 1, NumberOfTests: 1}, ok},
+		{runConfig{Threads: 1, NumberOfTests: 0}, ok},
+		{runConfig{Threads: 1, NumberOfTests: 1, Duration: -1}, ok},
+		{runConfig{Threads: 1, NumberOfTests: 1}, nil},
 	} {
-		if _, err := NewRunner(tt.cfg, tt.task); err == nil {
+		if _, err := newRunner(tt.cfg, tt.task); err == nil {
 			t.Errorf("NewRunner(%+v) accepted", tt.cfg)
 		}
 	}

@@ -34,39 +34,39 @@ type Session struct {
 // Run executes the session. The Result is nil only when the run could not start; the error is
 // about configuration or writing the report, never about failed tasks (see Result.Failures).
 func (s Session) Run(ctx context.Context) (*Result, error) {
-	cfg, err := s.Options.RunConfig()
+	cfg, err := s.Options.runConfig()
 	if err != nil {
 		return nil, err
 	}
 	var logged atomic.Int64
 	cfg.OnError = func(taskID int, err error) {
 		if n := logged.Add(1); n <= MaxLoggedErrors {
-			_ = s.Log.Log(WorkerThread(taskID%s.Options.Threads), LevelError, LoggerBaseFreon, ErrorMessage(taskID), err.Error())
+			_ = s.Log.Log(workerThread(taskID%s.Options.Threads), LevelError, LoggerBaseFreon, errorMessage(taskID), err.Error())
 		} else if n == MaxLoggedErrors+1 {
 			_ = s.Log.Log(ThreadMain, LevelWarn, LoggerDNEchoNotes,
 				fmt.Sprintf("more than %d failed tasks: further errors are only counted (see the breakdown at the end)", MaxLoggedErrors))
 		}
 	}
-	runner, err := NewRunner(cfg, s.Task)
+	runner, err := newRunner(cfg, s.Task)
 	if err != nil {
 		return nil, err
 	}
-	_ = s.Log.Log(ThreadMain, LevelInfo, LoggerBaseFreon, StartMessage(s.Prefix, s.Options.NumberOfTests))
-	bar := StartProgress(ProgressConfig{
+	_ = s.Log.Log(ThreadMain, LevelInfo, LoggerBaseFreon, startMessage(s.Prefix, s.Options.NumberOfTests))
+	bar := startProgress(progressConfig{
 		Interactive: s.Interactive, Out: s.Out, Log: s.Log,
-		Max: runner.ProgressMax(), Value: runner.ProgressValue,
+		Max: runner.progressMax(), Value: runner.progressValue,
 	})
 	res := runner.Run(ctx)
-	bar.Terminate()
+	bar.terminate()
 
 	now := time.Now()
-	rep := res.Report(now)
+	rep := res.reportAt(now)
 	if s.Interactive {
-		err = WriteConsoleReport(s.Out, now, rep, ConsoleOptions{})
+		err = writeConsoleReport(s.Out, now, rep, consoleOptions{})
 	} else {
-		err = WriteLogReport(s.Log, rep)
+		err = writeLogReport(s.Log, rep)
 	}
-	if b := res.FailureBreakdown(); len(b) > 0 {
+	if b := res.failureBreakdown(); len(b) > 0 {
 		parts := make([]string, len(b))
 		for i, lc := range b {
 			parts[i] = fmt.Sprintf("%s=%d", lc.Label, lc.Count)
