@@ -91,8 +91,10 @@ declare module 'k6/x/dnecho' {
     scm?: string | string[];
     /** Directory holding ozone-site.xml (like `ozone --conf`). */
     conf?: string;
-    /** Configuration overrides, like `-D key=value`. */
+    /** Configuration overrides, like `-D key=value` (applied over those of `dnecho run -D`). */
     set?: Record<string, string | number | boolean>;
+    /** Hadoop RPC user name. Default: `dnecho run --user`, else HADOOP_USER_NAME, else the OS user. */
+    user?: string;
     /** Container lookup: 'freon' = GetContainer + ListPipelines (default); 'single' = GetContainerWithPipeline. */
     lookup?: 'freon' | 'single';
     /**
@@ -123,6 +125,14 @@ declare module 'k6/x/dnecho' {
      * TLS (then CA files are required; `--local-cluster` provides its own).
      */
     tlsCA?: string | string[];
+    /**
+     * Look the container up again when every call has failed with UNAVAILABLE for `reresolveAfter`
+     * (DataNodes restarted on new ports, pipeline replaced), and carry on where SCM says it is now.
+     * Default true; false keeps the first pipeline, as the Java tool does.
+     */
+    reresolve?: boolean;
+    /** See `reresolve`. Default '10s', at least '1s'. */
+    reresolveAfter?: Duration;
     /** Throw a JS exception on a failed echo instead of returning `ok: false`. Default false. */
     throw?: boolean;
     /** Extra tags for every sample of this client (values: string, number or boolean). */
@@ -142,7 +152,7 @@ declare module 'k6/x/dnecho' {
     uncapped?: boolean;
     /** Server-side sleep before answering, whole ms. Default 0. */
     sleepMs?: number;
-    /** Echo read-only flag. Default true (freon forces it over gRPC). */
+    /** Echo read-only flag. Default true; over gRPC it is always sent true, as freon forces it. */
     readOnly?: boolean;
     /** Overrides the Client's `throw` option for this call. */
     throw?: boolean;
@@ -162,7 +172,11 @@ declare module 'k6/x/dnecho' {
     result: string;
     /** Error text from the DataNode or gRPC; '' on success. */
     message: string;
-    /** Round-trip time in milliseconds (all attempts). */
+    /**
+     * Latency in milliseconds, the value `dnecho_req_duration` records: from the call (before waiting
+     * for one of the client's 32 call slots) to the DataNode's response, failed attempts on other
+     * members included — the interval Java freon's rpc-payload timer covers.
+     */
     rtt: number;
     /** uuid of the DataNode that answered (or failed last). */
     datanode: string;
