@@ -12,13 +12,13 @@ import (
 // progressInterval is how often freon redraws or logs progress.
 const progressInterval = time.Second
 
-// progressConfig configures a ProgressBar (freon's ProgressBar.java).
+// progressConfig configures a progressBar (freon's ProgressBar.java).
 type progressConfig struct {
 	// Interactive draws the bar on Out; otherwise progress goes to Log as INFO lines.
 	Interactive bool
 	Out         io.Writer
 	Log         *LogWriter
-	// Max and Value give the progress: see Runner.ProgressMax and Runner.ProgressValue.
+	// Max and Value give the progress: see taskRunner.progressMax and taskRunner.progressValue.
 	Max   int64
 	Value func() int64
 	// Status is the text after the bar; nil or "" for dn-echo. A non-empty status makes
@@ -26,7 +26,7 @@ type progressConfig struct {
 	Status func() string
 	// Clock measures the "Time:" field; SystemClock when nil.
 	Clock Clock
-	// Interval between draws; ProgressInterval when zero (tests shorten it).
+	// Interval between draws; progressInterval when zero (tests shorten it).
 	Interval time.Duration
 }
 
@@ -41,7 +41,7 @@ type progressBar struct {
 	once  sync.Once
 }
 
-// startProgress starts the bar; Terminate or Shutdown must be called to end it.
+// startProgress starts the bar; terminate or shutdown must be called to end it.
 func startProgress(cfg progressConfig) *progressBar {
 	if cfg.Clock == nil {
 		cfg.Clock = SystemClock
