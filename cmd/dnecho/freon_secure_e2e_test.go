@@ -54,10 +54,7 @@ func TestFreonDataNodeStoppedMidRun(t *testing.T) {
 			if !retry {
 				args = append(args, "--no-retry")
 			}
-			go func() {
-				time.Sleep(1200 * time.Millisecond)
-				c.DataNodes()[0].Stop()
-			}()
+			go afterCalls(c.DataNodes()[0], 200, c.DataNodes()[0].Stop)
 			r := dnecho(t, 60*time.Second, args...)
 			succ := count(t, r, `Successful executions: (\d+)`)
 			fail := count(t, r, `Failures: (\d+)`)
@@ -103,10 +100,7 @@ func TestFreonDataNodeStalledMidRun(t *testing.T) {
 	for _, stream := range []string{"new", "reuse"} {
 		t.Run(stream, func(t *testing.T) {
 			c, conf := startCluster(t, minicluster.Options{})
-			go func() {
-				time.Sleep(1200 * time.Millisecond)
-				_ = c.DataNodes()[0].SetFaults(dnsim.Faults{Stall: true})
-			}()
+			go afterCalls(c.DataNodes()[0], 200, func() { _ = c.DataNodes()[0].SetFaults(dnsim.Faults{Stall: true}) })
 			r := dnecho(t, 60*time.Second, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "--duration", "3s",
 				"-t", "2", "-f", "--deadline", "200ms", "--stream", stream)
 			if r.code != 0 {
@@ -120,4 +114,13 @@ func TestFreonDataNodeStalledMidRun(t *testing.T) {
 			}
 		})
 	}
+}
+
+// afterCalls runs f once dn has answered n calls (mid-run, whatever the machine's speed), or
+// after 30 s.
+func afterCalls(dn *dnsim.DataNode, n uint64, f func()) {
+	for deadline := time.Now().Add(30 * time.Second); dn.Stats().Successes < n && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+	f()
 }

@@ -49,8 +49,7 @@ export function teardown() { console.log('TEARDOWN RAN'); }`)
 	r := startRun(t, path)
 	r.waitFor(t, "ITERATING")
 	r.signal(t, os.Interrupt)
-	r.waitFor(t, "stopping gracefully")
-	time.Sleep(200 * time.Millisecond)
+	r.waitFor(t, "stopping gracefully") // printed once the first signal is counted
 	r.signal(t, syscall.SIGTERM)
 	res := r.wait(t)
 	if res.code != 105 || res.took > 10*time.Second {
