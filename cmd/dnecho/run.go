@@ -12,8 +12,8 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/dnecho/dnecho/engine/executor"
 	"github.com/dnecho/dnecho/engine/js/modules"
+	"github.com/dnecho/dnecho/engine/null"
 	"github.com/dnecho/dnecho/engine/options"
 	"github.com/dnecho/dnecho/engine/runner"
 	"github.com/dnecho/dnecho/engine/ui"
@@ -123,7 +123,7 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 	}
 
 	outTTY, errTTY := isTerminal(s.out), isTerminal(s.err)
-	noColor := pre.NoColor.Bool
+	noColor := pre.NoColor.V
 	disp := ui.New(ui.Options{
 		Out: s.out, TTY: outTTY, Width: func() int { return termWidth(s.out) },
 		Quiet: f.quiet, Color: outTTY && !noColor,
@@ -133,7 +133,7 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 		level = slog.LevelDebug
 	}
 	log := slog.New(ui.NewLogHandler(disp.LogWriter(s.err), ui.LogOptions{
-		Format: pre.LogFormat.String, Level: level, Color: errTTY && !noColor,
+		Format: pre.LogFormat.V, Level: level, Color: errTTY && !noColor,
 	}))
 	disp.SetLogger(log)
 
@@ -202,17 +202,17 @@ func (f *runFlags) cliLayer(cmd *cobra.Command) (options.Options, error) {
 		return o, &options.Error{Option: "--" + flag, Err: err}
 	}
 	if set("vus") {
-		o.VUs = executor.NewNullInt(f.vus)
+		o.VUs = null.From(f.vus)
 	}
 	if set("duration") {
-		d, err := executor.ParseDuration(f.duration)
+		d, err := null.ParseDuration(f.duration)
 		if err != nil {
 			return bad("duration", err)
 		}
-		o.Duration = executor.NewNullDuration(d)
+		o.Duration = null.From(d)
 	}
 	if set("iterations") {
-		o.Iterations = executor.NewNullInt(f.iterations)
+		o.Iterations = null.From(f.iterations)
 	}
 	if set("stage") {
 		st, err := options.ParseStages(f.stages)
@@ -230,7 +230,7 @@ func (f *runFlags) cliLayer(cmd *cobra.Command) (options.Options, error) {
 	}
 	strFlags := []struct {
 		name string
-		dst  *executor.NullString
+		dst  *null.Value[string]
 		v    string
 	}{
 		{"summary-export", &o.SummaryExport, f.summaryExport},
@@ -240,12 +240,12 @@ func (f *runFlags) cliLayer(cmd *cobra.Command) (options.Options, error) {
 	}
 	for _, sf := range strFlags {
 		if set(sf.name) {
-			*sf.dst = executor.NewNullString(sf.v)
+			*sf.dst = null.From(sf.v)
 		}
 	}
 	boolFlags := []struct {
 		name string
-		dst  *options.NullBool
+		dst  *null.Value[bool]
 		v    bool
 	}{
 		{"include-system-env-vars", &o.IncludeSystemEnvVars, f.includeSystemEnv},
@@ -257,7 +257,7 @@ func (f *runFlags) cliLayer(cmd *cobra.Command) (options.Options, error) {
 	}
 	for _, bf := range boolFlags {
 		if set(bf.name) {
-			*bf.dst = options.NewNullBool(bf.v)
+			*bf.dst = null.From(bf.v)
 		}
 	}
 	if set("summary-trend-stats") {

@@ -47,7 +47,7 @@ func (t *testRun) duration() time.Duration {
 func (t *testRun) result() Result {
 	r := Result{Duration: t.duration(), Summary: t.summary}
 	if t.sched != nil {
-		r.Stats = t.sched.Instance()
+		r.Stats = t.sched.InstanceStats()
 	}
 	return r
 }
@@ -68,8 +68,8 @@ func (t *testRun) summarize() {
 		Root:       summaryGroup(t.script.Groups().Summary()),
 		Options: summary.Options{
 			TrendStats:  t.opts.SummaryTrendStats,
-			TimeUnit:    t.opts.SummaryTimeUnit.String,
-			NoColor:     t.opts.NoColor.Bool,
+			TimeUnit:    t.opts.SummaryTimeUnit.V,
+			NoColor:     t.opts.NoColor.V,
 			IsStdOutTTY: t.cfg.StdoutTTY,
 			IsStdErrTTY: t.cfg.StderrTTY,
 			Mode:        mode,
@@ -80,7 +80,7 @@ func (t *testRun) summarize() {
 		return
 	}
 	t.summary = data
-	if path := t.opts.SummaryExport.String; path != "" {
+	if path := t.opts.SummaryExport.V; path != "" {
 		t.export(data, path)
 	}
 	if t.script.HasFunction("handleSummary") && t.handleSummary(data) {

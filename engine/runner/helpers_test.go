@@ -12,7 +12,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/dnecho/dnecho/engine/executor"
+	"github.com/dnecho/dnecho/engine/null"
 	"github.com/dnecho/dnecho/engine/options"
 	"github.com/dnecho/dnecho/engine/summary"
 )
@@ -81,7 +81,7 @@ func metricValue(s *summary.Data, name, key string) float64 {
 }
 
 func cliIterations(vus, iters int64) options.Options {
-	return options.Options{VUs: executor.NewNullInt(vus), Iterations: executor.NewNullInt(iters)}
+	return options.Options{VUs: null.From(vus), Iterations: null.From(iters)}
 }
 
 // syncBuffer is a goroutine-safe buffer for log output.

@@ -14,6 +14,7 @@ import (
 	"github.com/dnecho/dnecho/engine/options"
 	"github.com/dnecho/dnecho/engine/output"
 	"github.com/dnecho/dnecho/engine/output/builtin"
+	"github.com/dnecho/dnecho/engine/scenario"
 	"github.com/dnecho/dnecho/engine/summary"
 	"github.com/dnecho/dnecho/engine/threshold"
 	"github.com/dnecho/dnecho/engine/ui"
@@ -43,7 +44,7 @@ type testRun struct {
 // returns an error.
 func (t *testRun) prepare(ctx context.Context) error {
 	pre, _ := t.cfg.Layers.Merge()
-	mode, err := summary.ParseMode(pre.SummaryMode.String)
+	mode, err := summary.ParseMode(pre.SummaryMode.V)
 	if err != nil {
 		return &options.Error{Option: "summaryMode", Err: err}
 	}
@@ -99,7 +100,7 @@ func (t *testRun) load(ctx context.Context) error {
 		t.log.Warn(w)
 	}
 	filter.set(newTagFilter(t.collector, t.opts.EnabledSystemTags()))
-	if err := executor.CheckExecs(t.opts.Scenarios, r.HasFunction); err != nil {
+	if err := scenario.CheckExecs(t.opts.Scenarios, r.HasFunction); err != nil {
 		return withCode(ExitInvalidConfig, err)
 	}
 	return nil
@@ -117,7 +118,7 @@ func scriptLoadError(err error) error {
 // buildThresholds parses the thresholds against the registered metrics and makes the collector
 // sink what they need, even before any sample.
 func (t *testRun) buildThresholds() error {
-	if t.opts.NoThresholds.Bool || len(t.opts.Thresholds) == 0 {
+	if t.opts.NoThresholds.V || len(t.opts.Thresholds) == 0 {
 		return nil
 	}
 	set, warnings, err := threshold.New(t.opts.Thresholds, t.reg)
@@ -160,7 +161,7 @@ func (t *testRun) startOutputs() error {
 func (t *testRun) buildScheduler(runTags *metrics.Tags) error {
 	sched, err := executor.New(executor.Options{
 		Scenarios:  t.opts.Scenarios,
-		VUs:        newVUFactory(t.script),
+		VUs:        vuFactory{t.script},
 		Samples:    t.pusher,
 		Registry:   t.reg,
 		RunTags:    runTags,
@@ -169,7 +170,7 @@ func (t *testRun) buildScheduler(runTags *metrics.Tags) error {
 		VUTag:      t.opts.SystemTagEnabled("vu"),
 	})
 	if err != nil {
-		if executor.IsConfigError(err) {
+		if scenario.IsConfigError(err) {
 			return withCode(ExitInvalidConfig, err)
 		}
 		return err
@@ -182,8 +183,8 @@ func (t *testRun) buildScheduler(runTags *metrics.Tags) error {
 	t.script.Configure(js.RunOptions{
 		Options: testOpts,
 		RunTags: t.opts.Tags,
-		Throw:   t.opts.Throw.Bool,
-		Exec:    execState{sched},
+		Throw:   t.opts.Throw.V,
+		Exec:    sched,
 		OnAbort: func(a *modules.AbortError) { sched.Abort(a) },
 
 		VUMetadata:   t.opts.SystemTagEnabled("vu"),

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/engine/executor"
 	"github.com/dnecho/dnecho/engine/js/modules"
+	"github.com/dnecho/dnecho/engine/null"
 	"github.com/dnecho/dnecho/engine/options"
 )
 
@@ -99,7 +99,7 @@ export default function () {}`, code: 104, errText: "scenario s"},
 		{name: "missing default export", script: `export function other() {}`, code: 104, errText: "function 'default' not found in exports"},
 		{name: "missing exec function", script: `export const options = { scenarios: { s: { executor: 'shared-iterations', exec: 'nothere' } } };
 export default function () {}`, code: 104, errText: "function 'nothere' not found in exports"},
-		{name: "bad summary mode", script: `export default function () {}`, cli: options.Options{SummaryMode: executor.NewNullString("loud")}, code: 104, errText: "summary mode"},
+		{name: "bad summary mode", script: `export default function () {}`, cli: options.Options{SummaryMode: null.From("loud")}, code: 104, errText: "summary mode"},
 		{name: "bad output", script: `export default function () {}`, cli: options.Options{Out: []string{"kafka=x"}}, code: 104, errText: "kafka"},
 		{name: "iteration exception does not fail the run", script: `export default function () { throw new Error('iter boom'); }`, cli: cliIterations(1, 2), code: 0},
 	}
@@ -151,7 +151,7 @@ func TestGracefulStop(t *testing.T) {
 import { sleep } from 'k6';
 export default function () { sleep(0.1); }
 export function teardown() { console.log('TEARDOWN'); }`,
-		options.Options{VUs: executor.NewNullInt(2), Duration: executor.NewNullDuration(time.Minute)}, nil,
+		options.Options{VUs: null.From[int64](2), Duration: null.From(time.Minute)}, nil,
 		func(soft, hard context.CancelFunc) { time.Sleep(400 * time.Millisecond); soft() })
 	if out.code != ExitExternalAbort || !errors.Is(out.err, ErrInterrupted) {
 		t.Fatalf("exit %d (%v), want 105", out.code, out.err)
@@ -276,8 +276,8 @@ func TestSystemTagsAndOutputs(t *testing.T) {
 import { check } from 'k6';
 export default function () { check(1, { 'one': (v) => v === 1 }); }`,
 		options.Options{
-			Iterations: executor.NewNullInt(3), SystemTags: []string{"check"}, Out: []string{"json=" + jsonPath},
-			SummaryExport: executor.NewNullString(exportPath), SummaryMode: executor.NewNullString("disabled"),
+			Iterations: null.From[int64](3), SystemTags: []string{"check"}, Out: []string{"json=" + jsonPath},
+			SummaryExport: null.From(exportPath), SummaryMode: null.From("disabled"),
 		}, nil, nil)
 	if out.err != nil {
 		t.Fatal(out.err)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dnecho/dnecho/engine/exec"
 	"github.com/dnecho/dnecho/engine/executor"
 )
 
@@ -48,7 +49,7 @@ func TestHeader(t *testing.T) {
 
 func TestProgressLines(t *testing.T) {
 	s := Snapshot{
-		Instance: executor.InstanceStats{VUsActive: 7, IterationsCompleted: 1234, IterationsInterrupted: 5,
+		Instance: exec.InstanceStats{VUsActive: 7, IterationsCompleted: 1234, IterationsInterrupted: 5,
 			CurrentTestRunDuration: 83*time.Second + 400*time.Millisecond},
 		MaxVUs: 100, MaxDuration: 2 * time.Minute,
 		Scenarios: []executor.ScenarioProgress{
@@ -100,7 +101,7 @@ func snapshotSource(completed *int64, mu *sync.Mutex) Source {
 		mu.Lock()
 		defer mu.Unlock()
 		return Snapshot{
-			Instance:  executor.InstanceStats{IterationsCompleted: *completed},
+			Instance:  exec.InstanceStats{IterationsCompleted: *completed},
 			Scenarios: []executor.ScenarioProgress{{Name: "s", Status: executor.StatusRunning}},
 			MaxVUs:    1, MaxDuration: time.Minute,
 		}
