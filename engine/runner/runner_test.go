@@ -149,10 +149,14 @@ export function teardown() { console.log('TEARDOWN'); }`, options.Options{}, nil
 func TestGracefulStop(t *testing.T) {
 	out := runScript(t, `
 import { sleep } from 'k6';
-export default function () { sleep(0.1); }
+export default function () { sleep(0.1); console.log('ITERATION DONE'); }
 export function teardown() { console.log('TEARDOWN'); }`,
 		options.Options{VUs: null.From[int64](2), Duration: null.From(time.Minute)}, nil,
-		func(soft, hard context.CancelFunc) { time.Sleep(400 * time.Millisecond); soft() })
+		func(soft, hard context.CancelFunc, logged func(string) bool) {
+			if logged("ITERATION DONE") {
+				soft()
+			}
+		})
 	if out.code != ExitExternalAbort || !errors.Is(out.err, ErrInterrupted) {
 		t.Fatalf("exit %d (%v), want 105", out.code, out.err)
 	}
@@ -171,13 +175,13 @@ func TestHardStop(t *testing.T) {
 	out := runScript(t, `
 import { sleep } from 'k6';
 export const options = { scenarios: { s: { executor: 'constant-vus', vus: 1, duration: '1m', gracefulStop: '1m' } } };
-export default function () { sleep(30); }
+export default function () { console.log('ITERATION STARTED'); sleep(30); }
 export function teardown() { console.log('TEARDOWN'); }`, options.Options{}, nil,
-		func(soft, hard context.CancelFunc) {
-			time.Sleep(300 * time.Millisecond)
-			soft()
-			time.Sleep(200 * time.Millisecond)
-			hard()
+		func(soft, hard context.CancelFunc, logged func(string) bool) {
+			if logged("ITERATION STARTED") {
+				soft() // the iteration may go on for its 1m gracefulStop…
+				hard() // …until the second Ctrl-C
+			}
 		})
 	if out.code != ExitExternalAbort {
 		t.Fatalf("exit %d (%v), want 105", out.code, out.err)
@@ -193,10 +197,14 @@ export function teardown() { console.log('TEARDOWN'); }`, options.Options{}, nil
 func TestStopDuringSetup(t *testing.T) {
 	out := runScript(t, `
 import { sleep } from 'k6';
-export function setup() { sleep(30); }
+export function setup() { console.log('SETUP'); sleep(30); }
 export default function () { console.log('ITERATION'); }
 export function teardown() { console.log('TEARDOWN'); }`, options.Options{}, nil,
-		func(soft, hard context.CancelFunc) { time.Sleep(300 * time.Millisecond); soft() })
+		func(soft, hard context.CancelFunc, logged func(string) bool) {
+			if logged("SETUP") {
+				soft()
+			}
+		})
 	if out.code != ExitExternalAbort || out.took > 5*time.Second {
 		t.Fatalf("exit %d (%v) after %s, want 105 at once", out.code, out.err, out.took)
 	}
