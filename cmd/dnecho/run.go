@@ -17,6 +17,7 @@ import (
 	"github.com/dnecho/dnecho/engine/options"
 	"github.com/dnecho/dnecho/engine/runner"
 	"github.com/dnecho/dnecho/engine/ui"
+	"github.com/dnecho/dnecho/internal/exitcode"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
 	dnechoext "github.com/dnecho/dnecho/xdnecho"
@@ -58,7 +59,8 @@ Ctrl-C stops the test gracefully (running iterations get their gracefulStop), a 
 stops it at once; the summary is printed and the exit code is 105.
 
 Exit codes: 0 success, 99 thresholds crossed, 100 setup timeout, 101 teardown timeout,
-104 invalid options, 105 interrupted, 107 script error, 108 exec.test.abort(), 110 exec.test.fail().
+104 invalid options, 105 interrupted, 107 script error, 108 exec.test.abort(), 110 exec.test.fail(),
+255 results not written (an output, --summary-export) or another failure.
 
 --local-cluster starts an emulated Ozone cluster (SCM + DataNodes) in this process for the test,
 points dnecho.Client at it (and sets __ENV.DNECHO_SCM), and stops it at the end.`,
@@ -108,17 +110,17 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 	sysEnv := environ()
 	layers, err := f.layers(cmd, sysEnv)
 	if err != nil {
-		return withCode(options.ExitInvalidConfig, err)
+		return withCode(exitcode.InvalidConfig, err)
 	}
 	pre, _ := layers.Merge()
 	scriptEnv, err := f.scriptEnv(sysEnv, pre.IncludeSystemEnvVars.ValueOr(true))
 	if err != nil {
-		return withCode(options.ExitInvalidConfig, err)
+		return withCode(exitcode.InvalidConfig, err)
 	}
 	var source []byte
 	if script == "-" {
 		if source, err = io.ReadAll(s.in); err != nil {
-			return withCode(runner.ExitGeneric, fmt.Errorf("read the script from stdin: %w", err))
+			return withCode(exitcode.Failure, fmt.Errorf("read the script from stdin: %w", err))
 		}
 	}
 
@@ -141,7 +143,7 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 	if f.localCluster {
 		d, stop, err := startLocalCluster(f, scriptEnv, log)
 		if err != nil {
-			return withCode(runner.ExitGeneric, err)
+			return withCode(exitcode.Failure, err)
 		}
 		defer stop()
 		defaults = d

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/internal/exitcode"
 )
 
 func TestLifecycleOrderAndVUIDs(t *testing.T) {
@@ -127,7 +128,7 @@ export default function () {}`}, "script.js", Config{})
 	if !errors.As(err, &se) || se.Message != "Error: no setup for you" || se.Line != 2 {
 		t.Fatalf("setup err = %v", err)
 	}
-	if code, _ := ExitCode(err); code != ExitScriptException {
+	if code, _ := ExitCode(err); code != exitcode.ScriptException {
 		t.Fatalf("exit code %d", code)
 	}
 
@@ -144,12 +145,12 @@ export default function () {}`}, "script.js", Config{})
 	if !errors.As(err, &te) || te.Stage != "setup" {
 		t.Fatalf("setup timeout err = %v", err)
 	}
-	if code, _ := ExitCode(err); code != ExitSetupTimeout {
+	if code, _ := ExitCode(err); code != exitcode.SetupTimeout {
 		t.Fatalf("exit code %d", code)
 	}
 	ctx2, cancel2 := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel2()
-	if err := e.r.Teardown(ctx2); !errors.As(err, &te) || te.ExitCode() != ExitTeardownTimeout {
+	if err := e.r.Teardown(ctx2); !errors.As(err, &te) || te.ExitCode() != exitcode.TeardownTimeout {
 		t.Fatalf("teardown timeout err = %v", err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/null"
 	"github.com/dnecho/dnecho/engine/options"
+	"github.com/dnecho/dnecho/internal/exitcode"
 )
 
 const counterScript = `
@@ -157,7 +158,7 @@ export function teardown() { console.log('TEARDOWN'); }`,
 				soft()
 			}
 		})
-	if out.code != ExitExternalAbort || !errors.Is(out.err, ErrInterrupted) {
+	if out.code != exitcode.ExternalAbort || !errors.Is(out.err, ErrInterrupted) {
 		t.Fatalf("exit %d (%v), want 105", out.code, out.err)
 	}
 	if out.took > 5*time.Second {
@@ -183,7 +184,7 @@ export function teardown() { console.log('TEARDOWN'); }`, options.Options{}, nil
 				hard() // …until the second Ctrl-C
 			}
 		})
-	if out.code != ExitExternalAbort {
+	if out.code != exitcode.ExternalAbort {
 		t.Fatalf("exit %d (%v), want 105", out.code, out.err)
 	}
 	if out.took > 5*time.Second {
@@ -205,7 +206,7 @@ export function teardown() { console.log('TEARDOWN'); }`, options.Options{}, nil
 				soft()
 			}
 		})
-	if out.code != ExitExternalAbort || out.took > 5*time.Second {
+	if out.code != exitcode.ExternalAbort || out.took > 5*time.Second {
 		t.Fatalf("exit %d (%v) after %s, want 105 at once", out.code, out.err, out.took)
 	}
 	if strings.Contains(out.logs, "TEARDOWN") || strings.Contains(out.logs, "ITERATION") {
@@ -309,7 +310,43 @@ func TestStopWhileLoading(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err := Run(ctx, Config{Script: writeScript(t, "loop.js", "while (true) {}\nexport default function () {}")})
-	if ExitCode(err) != ExitExternalAbort {
+	if ExitCode(err) != exitcode.ExternalAbort {
 		t.Errorf("exit %d (%v), want 105", ExitCode(err), err)
+	}
+}
+
+// TestResultsNotWrittenFailTheRun: a run whose samples or summary export could not be written
+// must not exit 0; the reason names what was lost. A failing test keeps its own code.
+func TestResultsNotWrittenFailTheRun(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	unwritable := filepath.Join(t.TempDir(), "no-such-dir", "export.json")
+	cases := []struct {
+		name   string
+		opts   options.Options
+		script string
+		code   int
+		want   string
+	}{
+		{"json output on a full disk", options.Options{Out: []string{"json=/dev/full"}},
+			`export default function () {}`, exitcode.Failure, "output json (/dev/full)"},
+		{"summary export in a missing directory", options.Options{SummaryExport: null.From(unwritable)},
+			`export default function () {}`, exitcode.Failure, "summary export " + unwritable},
+		{"a failed test keeps its code", options.Options{Out: []string{"json=/dev/full"}},
+			`import exec from 'k6/execution';
+export default function () { exec.test.fail('bad'); }`, exitcode.MarkedAsFailed, "bad"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			c.opts.Iterations = null.From[int64](2)
+			out := runScript(t, c.script, c.opts, nil, nil)
+			if out.code != c.code || out.err == nil || !strings.Contains(out.err.Error(), c.want) {
+				t.Fatalf("exit %d (%v), want %d naming %q", out.code, out.err, c.code, c.want)
+			}
+			if c.code == exitcode.Failure && !strings.Contains(out.err.Error(), "the results were not all written") {
+				t.Errorf("error %q does not say the results were lost", out.err)
+			}
+		})
 	}
 }
