@@ -117,12 +117,16 @@ func exceptionError(ex *goja.Exception) *ScriptError {
 	for _, f := range ex.Stack() {
 		pos := f.Position()
 		name := f.FuncName()
+		if pos.Filename == "" {
+			if name = nativeName(name); name == "" {
+				b.WriteString("\tat native\n")
+			} else {
+				fmt.Fprintf(&b, "\tat %s (native)\n", name)
+			}
+			continue
+		}
 		if name == "" {
 			name = "<anonymous>"
-		}
-		if pos.Filename == "" {
-			fmt.Fprintf(&b, "\tat %s (native)\n", name)
-			continue
 		}
 		if e.File == "" {
 			e.File, e.Line, e.Column = pos.Filename, pos.Line, pos.Column
