@@ -56,17 +56,7 @@ func TestParseSegmentSequence(t *testing.T) {
 
 func tuple(t testing.TB, seg, seq string) *ExecutionTuple {
 	t.Helper()
-	s, err := ParseSegment(seg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var q SegmentSequence
-	if seq != "" {
-		if q, err = ParseSegmentSequence(seq); err != nil {
-			t.Fatal(err)
-		}
-	}
-	et, err := NewExecutionTuple(&s, q)
+	et, err := ParseExecutionTuple(seg, seq)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,6 +149,20 @@ func TestStripingProperties(t *testing.T) {
 			if _, ok := seen[g]; !ok {
 				t.Errorf("%s: global index %d owned by nobody", seq, g)
 			}
+		}
+	}
+}
+
+func TestParseExecutionTuple(t *testing.T) {
+	if et, err := ParseExecutionTuple("", ""); err != nil || et.Length().Cmp(fullSegment().Length()) != 0 {
+		t.Errorf("no options: %v, %v; want the whole test", et, err)
+	}
+	if et, err := ParseExecutionTuple("1/4:1/2", ""); err != nil || et.Sequence.String() != "0,1/4,1/2,1" {
+		t.Errorf("segment alone: %v, %v", et, err)
+	}
+	for _, bad := range [][2]string{{"x", ""}, {"", "0,x"}, {"1/3:2/3", "0,1/2,1"}} {
+		if _, err := ParseExecutionTuple(bad[0], bad[1]); err == nil {
+			t.Errorf("ParseExecutionTuple(%q, %q) accepted", bad[0], bad[1])
 		}
 	}
 }

@@ -56,6 +56,28 @@ func NewExecutionTuple(seg *Segment, seq SegmentSequence) (*ExecutionTuple, erro
 	return et, nil
 }
 
+// ParseExecutionTuple builds the tuple from the text of k6's --execution-segment and
+// --execution-segment-sequence options (see ParseSegment, ParseSegmentSequence); an empty
+// segment is the whole test, an empty sequence the one the segment implies.
+func ParseExecutionTuple(segment, sequence string) (*ExecutionTuple, error) {
+	var seg *Segment
+	if segment != "" {
+		s, err := ParseSegment(segment)
+		if err != nil {
+			return nil, err
+		}
+		seg = &s
+	}
+	var seq SegmentSequence
+	if sequence != "" {
+		var err error
+		if seq, err = ParseSegmentSequence(sequence); err != nil {
+			return nil, err
+		}
+	}
+	return NewExecutionTuple(seg, seq)
+}
+
 // stripe shares out the cycle's indexes: express every segment length over the least common
 // denominator L; take segments by share descending (ties in sequence order); give index i to
 // the first segment s, holding c_s indexes so far, with i ≥ ⌈c_s·L/m_s⌉. That condition spaces

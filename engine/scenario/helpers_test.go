@@ -20,15 +20,7 @@ func mustDecode(t testing.TB, name, js string) Config {
 // tuple builds an execution tuple from its text forms.
 func tuple(t testing.TB, seg, seq string) *plan.ExecutionTuple {
 	t.Helper()
-	s, err := plan.ParseSegment(seg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q, err := plan.ParseSegmentSequence(seq)
-	if err != nil {
-		t.Fatal(err)
-	}
-	et, err := plan.NewExecutionTuple(&s, q)
+	et, err := plan.ParseExecutionTuple(seg, seq)
 	if err != nil {
 		t.Fatal(err)
 	}

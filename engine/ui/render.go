@@ -12,7 +12,7 @@ import (
 	"github.com/dnecho/dnecho/engine/executor"
 )
 
-// Progress bar geometry (§12.1).
+// Progress bar geometry, as k6 draws it (grafana/k6 ui/pb/progressbar.go).
 const (
 	maxNameWidth   = 30
 	defaultBarSize = 40
