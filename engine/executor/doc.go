@@ -10,5 +10,5 @@
 // pacing, requirements) are package plan's pure functions. Only this package touches the clock,
 // and only through package time, so tests run it on testing/synctest's virtual clock.
 //
-// Behaviour follows k6 v1.x: grafana/k6 lib/executor/*.go and core/local/local.go.
+// Behaviour follows k6 v1.x: grafana/k6 lib/executor/*.go and execution/scheduler.go.
 package executor

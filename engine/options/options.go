@@ -2,7 +2,7 @@
 // to highest: defaults < JSON config file (-c) < the script's exported `options` < K6_*
 // environment variables < command-line flags. It derives the scenarios to run from the
 // vus/duration/iterations/stages shortcuts, validates everything, and names the offending option
-// in every error (the CLI exits with 104 for them). Layering follows grafana/k6 cmd/config.go
+// in every error (the CLI exits with 104 for them). Layering follows grafana/k6 internal/cmd/config.go
 // (getConsolidatedConfig).
 //
 // The package reads no files, flags or process state itself: callers hand it the layers.
@@ -17,7 +17,7 @@ import (
 	"github.com/dnecho/dnecho/engine/threshold"
 )
 
-// Defaults of the options that have one (grafana/k6 lib/options.go, cmd/config.go).
+// Defaults of the options that have one (grafana/k6 lib/options.go, internal/cmd/config.go).
 const (
 	DefaultSetupTimeout         = 60 * time.Second
 	DefaultTeardownTimeout      = 60 * time.Second

@@ -6,5 +6,5 @@
 // the arithmetic of package plan. Running scenarios is package executor's job.
 //
 // Behaviour follows k6 v1.x: grafana/k6 lib/executor/*.go (configs and their validation) and
-// cmd/config.go (the shortcuts).
+// lib/executor/execution_config_shortcuts.go (the shortcuts).
 package scenario

@@ -12,7 +12,7 @@ import (
 const DefaultScenarioName = "default"
 
 // Shortcuts are the consolidated execution options that may stand in for `scenarios`
-// (grafana/k6 cmd/config.go, deriveScenariosFromShortcuts).
+// (grafana/k6 lib/executor/execution_config_shortcuts.go).
 // Stages and Scenarios distinguish nil (not set) from empty (explicitly set to nothing).
 type Shortcuts struct {
 	VUs        null.Value[int64]
