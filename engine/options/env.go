@@ -15,9 +15,9 @@ type envVar struct {
 	parse func(o *Options, v string) error
 }
 
-// envVars are the K6_* variables k6 reads (grafana/k6 lib/options.go and internal/cmd/config.go, their
-// `envconfig` tags), in the order they are read. An empty value reads as
-// unset, except for NO_COLOR, which only has to exist.
+// envVars are the K6_* variables k6 reads (grafana/k6 lib/options.go and internal/cmd/config.go,
+// their `envconfig` tags), in the order they are read. An empty value reads as unset, except for
+// NO_COLOR, which only has to exist.
 var envVars = []envVar{
 	{"K6_VUS", func(o *Options, v string) error { return parseInt(v, &o.VUs) }},
 	{"K6_DURATION", func(o *Options, v string) error { return parseDuration(v, &o.Duration) }},

@@ -2,8 +2,8 @@
 // to highest: defaults < JSON config file (-c) < the script's exported `options` < K6_*
 // environment variables < command-line flags. It derives the scenarios to run from the
 // vus/duration/iterations/stages shortcuts, validates everything, and names the offending option
-// in every error (the CLI exits with 104 for them). Layering follows grafana/k6 internal/cmd/config.go
-// (getConsolidatedConfig).
+// in every error (the CLI exits with 104 for them). Layering follows grafana/k6
+// internal/cmd/config.go (getConsolidatedConfig).
 //
 // The package reads no files, flags or process state itself: callers hand it the layers.
 package options
