@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/engine/js/modules"
+	"github.com/dnecho/dnecho/engine/exec"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/ozone/echo"
 )
@@ -65,7 +65,7 @@ export default function () {
 			for i := range workers {
 				vu := rn.vu(b, uint64(i+1), nil)
 				workers[i] = func() error {
-					if interrupted, err := vu.RunIteration(ctx, modules.Iteration{}); interrupted || err != nil {
+					if interrupted, err := vu.RunIteration(ctx, exec.Iteration{}); interrupted || err != nil {
 						return fmt.Errorf("interrupted=%v: %w", interrupted, err)
 					}
 					return nil

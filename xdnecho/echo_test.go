@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/engine/js/modules"
+	"github.com/dnecho/dnecho/engine/exec"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
 	"github.com/dnecho/dnecho/proto/dnpb"
@@ -47,7 +47,7 @@ export default function () {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := vu.Activate(&modules.Scenario{Name: "default", Env: map[string]string{"REQS": env}}); err != nil {
+	if err := vu.Activate(&exec.Scenario{Name: "default", Env: map[string]string{"REQS": env}}); err != nil {
 		t.Fatal(err)
 	}
 	iterate(t, vu)
@@ -272,7 +272,7 @@ export default function () { globalThis.r = client.echo(); }`, clusterEnv(c))
 	defer cancel()
 	time.AfterFunc(200*time.Millisecond, cancel)
 	start := time.Now()
-	interrupted, err := vu.RunIteration(ctx, modules.Iteration{})
+	interrupted, err := vu.RunIteration(ctx, exec.Iteration{})
 	if !interrupted || err != nil {
 		t.Fatalf("RunIteration: interrupted=%v err=%v result=%v", interrupted, err, global(vu, "r"))
 	}

@@ -11,6 +11,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/dnecho/dnecho/engine/exec"
 	"github.com/dnecho/dnecho/engine/js"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/minicluster"
@@ -88,14 +89,14 @@ func mustLoad(tb testing.TB, src string, env map[string]string) *run {
 }
 
 // vu creates VU id and activates it for scenario s (the default scenario when nil).
-func (rn *run) vu(tb testing.TB, id uint64, s *modules.Scenario) *js.VU {
+func (rn *run) vu(tb testing.TB, id uint64, s *exec.Scenario) *js.VU {
 	tb.Helper()
 	vu, err := rn.r.NewVU(context.Background(), id, id)
 	if err != nil {
 		tb.Fatalf("NewVU %d: %v", id, err)
 	}
 	if s == nil {
-		s = &modules.Scenario{Name: "default", Executor: "per-vu-iterations"}
+		s = &exec.Scenario{Name: "default", Executor: "per-vu-iterations"}
 	}
 	if err := vu.Activate(s); err != nil {
 		tb.Fatalf("Activate: %v", err)
@@ -106,7 +107,7 @@ func (rn *run) vu(tb testing.TB, id uint64, s *modules.Scenario) *js.VU {
 // iterate runs one iteration and fails on an exception or an interruption.
 func iterate(tb testing.TB, vu *js.VU) {
 	tb.Helper()
-	interrupted, err := vu.RunIteration(context.Background(), modules.Iteration{})
+	interrupted, err := vu.RunIteration(context.Background(), exec.Iteration{})
 	if err != nil || interrupted {
 		tb.Fatalf("RunIteration: interrupted=%v err=%v", interrupted, err)
 	}

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/dnecho/dnecho/engine/js/modules"
+	"github.com/dnecho/dnecho/engine/exec"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/ozone/echo"
@@ -24,7 +24,7 @@ export default function () {
   client.echo({ payloadResp: 100 });
   globalThis.sent = a.bytesSent;
 }`, clusterEnv(c))
-	vu := rn.vu(t, 1, &modules.Scenario{Name: "sc", Executor: "shared-iterations", Tags: map[string]string{"sct": "x"}})
+	vu := rn.vu(t, 1, &exec.Scenario{Name: "sc", Executor: "shared-iterations", Tags: map[string]string{"sct": "x"}})
 	iterate(t, vu)
 	vu.Flush()
 

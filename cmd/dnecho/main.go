@@ -13,6 +13,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/dnecho/dnecho/internal/exitcode"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -104,7 +106,7 @@ func execute(sig *signals, s streams, args []string) int {
 		return ee.code
 	}
 	fmt.Fprintln(s.err, "error:", err)
-	return 2 // usage errors (unknown flag, bad value) from cobra
+	return exitcode.Usage // unknown flag, bad value, wrong arguments (cobra)
 }
 
 func newRootCommand(sig *signals, s streams) *cobra.Command {

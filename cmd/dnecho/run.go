@@ -13,11 +13,12 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/dnecho/dnecho/engine/executor"
 	"github.com/dnecho/dnecho/engine/js/modules"
+	"github.com/dnecho/dnecho/engine/null"
 	"github.com/dnecho/dnecho/engine/options"
 	"github.com/dnecho/dnecho/engine/runner"
 	"github.com/dnecho/dnecho/engine/ui"
+	"github.com/dnecho/dnecho/internal/exitcode"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
 	"github.com/dnecho/dnecho/ozone/echo"
@@ -64,7 +65,8 @@ Ctrl-C stops the test gracefully (running iterations get their gracefulStop), a 
 stops it at once; the summary is printed and the exit code is 105.
 
 Exit codes: 0 success, 99 thresholds crossed, 100 setup timeout, 101 teardown timeout,
-104 invalid options, 105 interrupted, 107 script error, 108 exec.test.abort(), 110 exec.test.fail().
+104 invalid options, 105 interrupted, 107 script error, 108 exec.test.abort(), 110 exec.test.fail(),
+255 results not written (an output, --summary-export) or another failure.
 
 A dnecho.Client whose options name no cluster (no scm, no conf) uses --conf/--scm (with -D,
 --tls-ca and --user), else $OZONE_CONF_DIR. --local-cluster starts an emulated Ozone cluster (SCM +
@@ -121,22 +123,22 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 	sysEnv := environ()
 	layers, err := f.layers(cmd, sysEnv)
 	if err != nil {
-		return withCode(options.ExitInvalidConfig, err)
+		return withCode(exitcode.InvalidConfig, err)
 	}
 	pre, _ := layers.Merge()
 	scriptEnv, err := f.scriptEnv(sysEnv, pre.IncludeSystemEnvVars.ValueOr(true))
 	if err != nil {
-		return withCode(options.ExitInvalidConfig, err)
+		return withCode(exitcode.InvalidConfig, err)
 	}
 	var source []byte
 	if script == "-" {
 		if source, err = io.ReadAll(s.in); err != nil {
-			return withCode(runner.ExitGeneric, fmt.Errorf("read the script from stdin: %w", err))
+			return withCode(exitcode.Failure, fmt.Errorf("read the script from stdin: %w", err))
 		}
 	}
 
 	outTTY, errTTY := isTerminal(s.out), isTerminal(s.err)
-	noColor := pre.NoColor.Bool
+	noColor := pre.NoColor.V
 	disp := ui.New(ui.Options{
 		Out: s.out, TTY: outTTY, Width: func() int { return termWidth(s.out) },
 		Quiet: f.quiet, Color: outTTY && !noColor,
@@ -146,7 +148,7 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 		level = slog.LevelDebug
 	}
 	log := slog.New(ui.NewLogHandler(disp.LogWriter(s.err), ui.LogOptions{
-		Format: pre.LogFormat.String, Level: level, Color: errTTY && !noColor,
+		Format: pre.LogFormat.V, Level: level, Color: errTTY && !noColor,
 	}))
 	disp.SetLogger(log)
 
@@ -160,7 +162,7 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 	if f.localCluster {
 		d, stop, err := startLocalCluster(f, scriptEnv, log)
 		if err != nil {
-			return withCode(runner.ExitGeneric, err)
+			return withCode(exitcode.Failure, err)
 		}
 		defer stop()
 		d.Overrides, d.User, d.CAFiles = defaults.Overrides, defaults.User, defaults.CAFiles
@@ -222,17 +224,17 @@ func (f *runFlags) cliLayer(cmd *cobra.Command) (options.Options, error) {
 		return o, &options.Error{Option: "--" + flag, Err: err}
 	}
 	if set("vus") {
-		o.VUs = executor.NewNullInt(f.vus)
+		o.VUs = null.From(f.vus)
 	}
 	if set("duration") {
-		d, err := executor.ParseDuration(f.duration)
+		d, err := null.ParseDuration(f.duration)
 		if err != nil {
 			return bad("duration", err)
 		}
-		o.Duration = executor.NewNullDuration(d)
+		o.Duration = null.From(d)
 	}
 	if set("iterations") {
-		o.Iterations = executor.NewNullInt(f.iterations)
+		o.Iterations = null.From(f.iterations)
 	}
 	if set("stage") {
 		st, err := options.ParseStages(f.stages)
@@ -250,7 +252,7 @@ func (f *runFlags) cliLayer(cmd *cobra.Command) (options.Options, error) {
 	}
 	strFlags := []struct {
 		name string
-		dst  *executor.NullString
+		dst  *null.Value[string]
 		v    string
 	}{
 		{"summary-export", &o.SummaryExport, f.summaryExport},
@@ -260,12 +262,12 @@ func (f *runFlags) cliLayer(cmd *cobra.Command) (options.Options, error) {
 	}
 	for _, sf := range strFlags {
 		if set(sf.name) {
-			*sf.dst = executor.NewNullString(sf.v)
+			*sf.dst = null.From(sf.v)
 		}
 	}
 	boolFlags := []struct {
 		name string
-		dst  *options.NullBool
+		dst  *null.Value[bool]
 		v    bool
 	}{
 		{"include-system-env-vars", &o.IncludeSystemEnvVars, f.includeSystemEnv},
@@ -277,7 +279,7 @@ func (f *runFlags) cliLayer(cmd *cobra.Command) (options.Options, error) {
 	}
 	for _, bf := range boolFlags {
 		if set(bf.name) {
-			*bf.dst = options.NewNullBool(bf.v)
+			*bf.dst = null.From(bf.v)
 		}
 	}
 	if set("summary-trend-stats") {

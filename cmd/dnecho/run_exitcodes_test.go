@@ -5,7 +5,8 @@ import (
 	"testing"
 )
 
-// TestRunExitCodes checks the exit-code matrix of k6-compat.md §7 on the built binary.
+// TestRunExitCodes checks k6's exit codes (grafana/k6 errext/exitcodes/codes.go), and ours for
+// results that could not be written, on the built binary.
 func TestRunExitCodes(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -68,6 +69,10 @@ export function teardown() { console.log('TEARDOWN RAN'); }`,
 export default function () { exec.test.abort('giving up'); }
 export function teardown() { console.log('TEARDOWN RAN'); }`,
 			output: []string{"giving up", "TEARDOWN RAN", "TOTAL RESULTS"}},
+		{name: "empty output destination", code: 104, args: []string{"-o", "csv="},
+			script: `export default function () {}`, output: []string{`nothing after "csv="`}},
+		{name: "results not written", code: 255, args: []string{"-o", "json=/dev/full"},
+			script: `export default function () {}`, output: []string{"the results were not all written", "/dev/full"}},
 		{name: "exec.test.fail", code: 110, args: []string{"-i", "2"},
 			script: `import exec from 'k6/execution';
 export default function () { exec.test.fail('not good'); }`,

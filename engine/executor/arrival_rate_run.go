@@ -5,11 +5,14 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/dnecho/dnecho/engine/scenario"
 )
 
 // arrivalRateRunner starts iterations on a schedule (open model). At each due time it offers
 // the iteration to an idle VU without waiting; if none is idle the iteration is dropped, never
-// queued, and one more VU is initialised in the background while maxVUs allows (§4).
+// queued, and one more VU is initialised in the background while maxVUs allows (grafana/k6
+// lib/executor/constant_arrival_rate.go and ramping_arrival_rate.go).
 //
 // Idleness is counted explicitly: a VU counts itself idle before it waits for work, and the
 // dispatcher claims one idle VU (decrementing the count) before handing an iteration over. So a
@@ -17,10 +20,7 @@ import (
 // mistaken for a busy one, and a claimed hand-over never waits for more than that short way.
 type arrivalRateRunner struct {
 	sc       *scenarioRun
-	split    arrivalSplit
-	total    time.Duration
-	startOf  func(global int64) (time.Duration, bool)
-	rateAt   func(elapsed time.Duration) float64
+	a        scenario.Arrivals
 	work     chan arrival // unbuffered; only sent to after claiming an idle VU
 	idle     atomic.Int64 // VUs waiting for work (or about to)
 	vus      atomic.Int64 // VUs serving the scenario
@@ -37,17 +37,16 @@ type arrival struct {
 	due   time.Time
 }
 
-func newArrivalRateRunner(sc *scenarioRun, s arrivalSplit, total time.Duration,
-	startOf func(int64) (time.Duration, bool), rateAt func(time.Duration) float64) *arrivalRateRunner {
-	return &arrivalRateRunner{sc: sc, split: s, total: total, startOf: startOf, rateAt: rateAt, work: make(chan arrival)}
+func newArrivalRateRunner(sc *scenarioRun, a scenario.Arrivals) *arrivalRateRunner {
+	return &arrivalRateRunner{sc: sc, a: a, work: make(chan arrival)}
 }
 
 func (r *arrivalRateRunner) run() error {
-	if r.split.out {
+	if r.a.Out {
 		<-r.sc.regularCtx.Done() // this instance has no share of the scenario
 		return nil
 	}
-	hs, err := r.sc.getVUs(r.split.pre)
+	hs, err := r.sc.getVUs(r.a.PreAllocatedVUs)
 	if err != nil {
 		return err
 	}
@@ -75,8 +74,8 @@ func (r *arrivalRateRunner) dispatch() {
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	for k := int64(0); ; k++ {
-		off, ok := r.startOf(r.sc.tuple.Global(k))
-		if !ok || off >= r.total {
+		off, ok := r.a.Start(r.sc.tuple.Global(k))
+		if !ok || off >= r.a.Duration {
 			return
 		}
 		due := start.Add(off)
@@ -134,9 +133,9 @@ func (r *arrivalRateRunner) serve(a *activeVU) {
 
 func (r *arrivalRateRunner) drop() {
 	r.sc.pushDropped(1, 0)
-	if r.vus.Load() >= r.split.max {
+	if r.vus.Load() >= r.a.MaxVUs {
 		if r.warned.CompareAndSwap(false, true) {
-			r.sc.s.log.Warn(fmt.Sprintf("Insufficient VUs, reached %d active VUs and cannot initialize more", r.split.max),
+			r.sc.s.log.Warn(fmt.Sprintf("Insufficient VUs, reached %d active VUs and cannot initialize more", r.a.MaxVUs),
 				"executor", string(r.sc.base.Executor), "scenario", r.sc.base.Name)
 		}
 		return
@@ -170,11 +169,11 @@ func (r *arrivalRateRunner) grow() {
 func (r *arrivalRateRunner) progress(elapsed time.Duration) (float64, []string) {
 	rate := 0.0
 	if Status(r.sc.status.Load()) == StatusRunning {
-		rate = r.rateAt(elapsed)
+		rate = r.a.Rate(elapsed)
 	}
-	return timeFraction(elapsed, r.total), []string{
+	return timeFraction(elapsed, r.a.Duration), []string{
 		padCount(r.busy.Load(), r.vus.Load()) + " VUs",
-		timePart(elapsed, r.total),
+		timePart(elapsed, r.a.Duration),
 		fmt.Sprintf("%.2f iters/s", rate),
 	}
 }

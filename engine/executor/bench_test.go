@@ -7,24 +7,25 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dnecho/dnecho/engine/exec"
 	"github.com/dnecho/dnecho/engine/metrics"
+	"github.com/dnecho/dnecho/engine/scenario"
 )
 
 // noopVU does nothing per iteration, so benchmarks measure the scheduler alone.
 type noopVU struct{}
 
-func (noopVU) Activate(*Activation) ActiveVU { return noopVU{} }
-func (noopVU) RunIteration(context.Context, Iteration) IterationResult {
-	return IterationResult{}
+func (noopVU) Activate(*exec.Scenario) ActiveVU { return noopVU{} }
+func (noopVU) RunIteration(context.Context, exec.Iteration) exec.Result {
+	return exec.Result{}
 }
 func (noopVU) Deactivate() {}
 
 func benchRun(b *testing.B, js string) *Scheduler {
 	b.Helper()
 	s, err := New(Options{
-		Scenarios:   []Config{mustDecode(b, "s", js)},
-		VUs:         VUFactoryFunc(func(context.Context, VUID) (VU, error) { return noopVU{}, nil }),
-		minDuration: time.Millisecond,
+		Scenarios: []scenario.Config{mustDecode(b, "s", js)},
+		VUs:       VUFactoryFunc(func(context.Context, exec.VUID) (VU, error) { return noopVU{}, nil }),
 	})
 	if err != nil {
 		b.Fatal(err)
@@ -59,9 +60,9 @@ func BenchmarkPerVUIterations(b *testing.B) {
 func BenchmarkArrivalRateDispatch(b *testing.B) {
 	var dropped atomic.Int64
 	s, err := New(Options{
-		Scenarios: []Config{mustDecode(b, "s", fmt.Sprintf(
+		Scenarios: []scenario.Config{mustDecode(b, "s", fmt.Sprintf(
 			`{"executor": "constant-arrival-rate", "rate": %d, "duration": "1h", "preAllocatedVUs": 4, "gracefulStop": "0s"}`, b.N*1000))},
-		VUs: VUFactoryFunc(func(context.Context, VUID) (VU, error) { return noopVU{}, nil }),
+		VUs: VUFactoryFunc(func(context.Context, exec.VUID) (VU, error) { return noopVU{}, nil }),
 		Samples: metrics.PusherFunc(func(ss []metrics.Sample) {
 			for _, x := range ss {
 				if x.Metric.Name == "dropped_iterations" {
@@ -79,7 +80,11 @@ func BenchmarkArrivalRateDispatch(b *testing.B) {
 	b.ResetTimer()
 	done := make(chan error)
 	go func() { done <- s.Run(context.Background()) }()
-	for s.Instance().IterationsCompleted+dropped.Load() < int64(b.N) {
+	deadline := time.Now().Add(time.Minute)
+	for s.InstanceStats().IterationsCompleted+dropped.Load() < int64(b.N) {
+		if time.Now().After(deadline) {
+			b.Fatalf("only %d of %d iterations handled within a minute", s.InstanceStats().IterationsCompleted+dropped.Load(), b.N)
+		}
 		time.Sleep(100 * time.Microsecond)
 	}
 	b.StopTimer()
@@ -87,32 +92,5 @@ func BenchmarkArrivalRateDispatch(b *testing.B) {
 	if err := <-done; err != nil {
 		b.Fatal(err)
 	}
-	b.ReportMetric(float64(s.Instance().IterationsCompleted)/float64(b.N), "started/op")
-}
-
-func BenchmarkConstantStart(b *testing.B) {
-	var sink time.Duration
-	for i := range b.N {
-		sink += ConstantStart(int64(i), 12345, time.Second)
-	}
-	_ = sink
-}
-
-func BenchmarkRampingStart(b *testing.B) {
-	r := NewRampingSchedule(0, time.Second, stages(time.Minute, 1000, time.Minute, 1000, time.Minute, 0))
-	var sink time.Duration
-	for i := range b.N {
-		d, _ := r.Start(int64(i % 100000))
-		sink += d
-	}
-	_ = sink
-}
-
-func BenchmarkStripeGlobal(b *testing.B) {
-	et := tuple(b, "1/3:2/3", "0,1/3,2/3,1")
-	var sink int64
-	for i := range b.N {
-		sink += et.Global(int64(i))
-	}
-	_ = sink
+	b.ReportMetric(float64(s.InstanceStats().IterationsCompleted)/float64(b.N), "started/op")
 }

@@ -1,60 +1,10 @@
 package executor
 
 import (
-	"errors"
-	"fmt"
 	"time"
 )
 
-// ConstantVUsConfig: a fixed number of VUs loop for a duration (§3.2).
-type ConstantVUsConfig struct {
-	BaseConfig
-	VUs      NullInt      `json:"vus"`
-	Duration NullDuration `json:"duration"`
-}
-
-func (c *ConstantVUsConfig) vus() int64 { return c.VUs.ValueOr(1) }
-
-// Validate implements Config.
-func (c *ConstantVUsConfig) Validate() []error { return c.validate(MinDuration) }
-
-func (c *ConstantVUsConfig) validate(minDur time.Duration) []error {
-	errs := c.validateBase()
-	if c.vus() <= 0 {
-		errs = append(errs, errors.New("the number of VUs must be more than 0"))
-	}
-	if !c.Duration.Valid {
-		errs = append(errs, errors.New("the duration is unspecified"))
-	} else if err := validateMinDuration("duration", c.Duration, minDur); err != nil {
-		errs = append(errs, err)
-	}
-	return errs
-}
-
-// Description implements Config.
-func (c *ConstantVUsConfig) Description(et *ExecutionTuple) string {
-	return fmt.Sprintf("%d looping VUs for %s%s", et.Scale(c.vus()), c.Duration.Duration, c.describe())
-}
-
-// PeakVUs implements Config.
-func (c *ConstantVUsConfig) PeakVUs(et *ExecutionTuple) int64 { return et.Scale(c.vus()) }
-
-func (c *ConstantVUsConfig) regularDuration() time.Duration { return c.Duration.Duration }
-
-// FullDuration implements Config.
-func (c *ConstantVUsConfig) FullDuration() time.Duration {
-	return c.Duration.Duration + c.GracefulStopValue()
-}
-
-// Plan implements Config.
-func (c *ConstantVUsConfig) Plan(et *ExecutionTuple) []Step {
-	return simplePlan(c.PeakVUs(et), 0, c.FullDuration())
-}
-
-func (c *ConstantVUsConfig) newRunner(sc *scenarioRun) runner {
-	return &constantVUsRunner{sc: sc, vus: c.PeakVUs(sc.tuple), dur: c.Duration.Duration}
-}
-
+// constantVUsRunner: a fixed number of VUs loop until the regular end.
 type constantVUsRunner struct {
 	sc  *scenarioRun
 	vus int64

@@ -1,13 +1,14 @@
-// Package executor runs k6-style scenarios: it decodes and validates `options.scenarios`, derives
-// the `default` scenario from the vus/duration/iterations/stages shortcuts, plans VU requirements,
-// splits work between instances with execution segments, and schedules iterations on virtual
-// users with the six k6 executors (shared-iterations, per-vu-iterations, constant-vus,
-// ramping-vus, constant-arrival-rate, ramping-arrival-rate).
+// Package executor runs the scenarios of a k6-style test: a Scheduler starts each scenario at its
+// startTime on a shared pool of VUs, and the six executors (shared-iterations, per-vu-iterations,
+// constant-vus, ramping-vus, constant-arrival-rate, ramping-arrival-rate) drive their VUs until
+// the regular end, give running iterations their gracefulStop and gracefulRampDown, drop
+// arrival-rate iterations that find no idle VU, and emit vus, vus_max and dropped_iterations.
 //
 // The package knows nothing about JavaScript: a script runtime plugs in through the small VU
-// contract in vu.go (VUFactory, VU, ActiveVU). The timing maths (arrival-rate pacing, ramping VU
-// steps, segment striping, plan requirements) are pure functions so they can be tested without a
-// clock; only the Scheduler touches real time.
+// contract in vu.go (VUFactory, VU, ActiveVU), exchanging the types of package exec. Decoding
+// and validating scenarios is package scenario's job; the timing maths (segments, ramps, arrival
+// pacing, requirements) are package plan's pure functions. Only this package touches the clock,
+// and only through package time, so tests run it on testing/synctest's virtual clock.
 //
-// Behaviour follows /work/shared/spec/k6-compat.md §2–§5, §8.1 and §12.1 (k6 v1.x semantics).
+// Behaviour follows k6 v1.x: grafana/k6 lib/executor/*.go and execution/scheduler.go.
 package executor

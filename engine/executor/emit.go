@@ -7,7 +7,7 @@ import (
 	"github.com/dnecho/dnecho/engine/metrics"
 )
 
-// gaugeInterval is how often vus and vus_max are sampled (§8.1).
+// gaugeInterval is how often vus and vus_max are sampled (k6 samples them every second).
 const gaugeInterval = time.Second
 
 // builtinMetrics are the metrics the scheduler itself emits.

@@ -2,32 +2,49 @@ package executor
 
 import (
 	"context"
-	"github.com/dnecho/dnecho/internal/testkit"
 	"log/slog"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"go.uber.org/goleak"
+
+	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/plan"
+	"github.com/dnecho/dnecho/engine/scenario"
+	"github.com/dnecho/dnecho/internal/testkit"
 )
 
+// The scheduler's tests run inside testing/synctest bubbles: time there is virtual and moves on
+// only when every goroutine of the test (scheduler, VUs, timers) is blocked, so every event
+// happens exactly at its planned offset and a test of a 10 s scenario takes microseconds. The
+// test values avoid two unrelated events at the same instant, whose order would be arbitrary.
+// realtime_test.go keeps a few tests on the real clock.
+
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// virtual runs f in a synctest bubble (see above).
+func virtual(t *testing.T, f func(t *testing.T)) {
+	t.Helper()
+	synctest.Test(t, f)
+}
 
 // rec is one iteration seen by the fake runtime.
 type rec struct {
 	Scenario string
-	VU       VUID
-	It       Iteration
+	VU       exec.VUID
+	It       exec.Iteration
 	Start    time.Time
-	Outcome  Outcome
+	Outcome  exec.Outcome
 }
 
 // fakeRuntime is a Go-function stand-in for the JS runtime: body decides what an iteration does.
 type fakeRuntime struct {
-	body      func(ctx context.Context, r rec) IterationResult
+	body      func(ctx context.Context, r rec) exec.Result
 	initDelay time.Duration
 	created   atomic.Int64
 
@@ -64,7 +81,7 @@ func (f *fakeRuntime) event(e vuEvent) {
 	f.mu.Unlock()
 }
 
-func (f *fakeRuntime) NewVU(ctx context.Context, id VUID) (VU, error) {
+func (f *fakeRuntime) NewVU(ctx context.Context, id exec.VUID) (VU, error) {
 	if f.initDelay > 0 {
 		select {
 		case <-time.After(f.initDelay):
@@ -82,7 +99,7 @@ func (f *fakeRuntime) records() []rec {
 	return append([]rec(nil), f.recs...)
 }
 
-func (f *fakeRuntime) count(scenario string, o Outcome) int {
+func (f *fakeRuntime) count(scenario string, o exec.Outcome) int {
 	n := 0
 	for _, r := range f.records() {
 		if (scenario == "" || r.Scenario == scenario) && r.Outcome == o {
@@ -92,24 +109,36 @@ func (f *fakeRuntime) count(scenario string, o Outcome) int {
 	return n
 }
 
-type fakeVU struct {
-	f  *fakeRuntime
-	id VUID
+// startOffsets returns when the iterations of a scenario started, relative to start, sorted.
+func (f *fakeRuntime) startOffsets(start time.Time, scenario string) []time.Duration {
+	var out []time.Duration
+	for _, r := range f.records() {
+		if r.Scenario == scenario {
+			out = append(out, r.Start.Sub(start))
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
-func (v *fakeVU) Activate(a *Activation) ActiveVU {
-	v.f.event(vuEvent{At: time.Now(), VU: v.id.InInstance, Scenario: a.Scenario, Delta: 1})
-	return &fakeActive{v: v, a: a}
+type fakeVU struct {
+	f  *fakeRuntime
+	id exec.VUID
+}
+
+func (v *fakeVU) Activate(s *exec.Scenario) ActiveVU {
+	v.f.event(vuEvent{At: time.Now(), VU: v.id.InInstance, Scenario: s.Name, Delta: 1})
+	return &fakeActive{v: v, s: s}
 }
 
 type fakeActive struct {
 	v *fakeVU
-	a *Activation
+	s *exec.Scenario
 }
 
-func (fa *fakeActive) RunIteration(ctx context.Context, it Iteration) IterationResult {
-	r := rec{Scenario: fa.a.Scenario, VU: fa.v.id, It: it, Start: time.Now()}
-	res := IterationResult{Outcome: Completed}
+func (fa *fakeActive) RunIteration(ctx context.Context, it exec.Iteration) exec.Result {
+	r := rec{Scenario: fa.s.Name, VU: fa.v.id, It: it, Start: time.Now()}
+	res := exec.Result{Outcome: exec.Completed}
 	if fa.v.f.body != nil {
 		res = fa.v.f.body(ctx, r)
 	}
@@ -121,41 +150,39 @@ func (fa *fakeActive) RunIteration(ctx context.Context, it Iteration) IterationR
 }
 
 func (fa *fakeActive) Deactivate() {
-	fa.v.f.event(vuEvent{At: time.Now(), VU: fa.v.id.InInstance, Scenario: fa.a.Scenario, Delta: -1})
+	fa.v.f.event(vuEvent{At: time.Now(), VU: fa.v.id.InInstance, Scenario: fa.s.Name, Delta: -1})
 }
 
 // sleepBody is an iteration that takes d, or is interrupted when ctx ends first.
-func sleepBody(d time.Duration) func(context.Context, rec) IterationResult {
-	return func(ctx context.Context, _ rec) IterationResult {
+func sleepBody(d time.Duration) func(context.Context, rec) exec.Result {
+	return func(ctx context.Context, _ rec) exec.Result {
 		t := time.NewTimer(d)
 		defer t.Stop()
 		select {
 		case <-t.C:
-			return IterationResult{Outcome: Completed}
+			return exec.Result{Outcome: exec.Completed}
 		case <-ctx.Done():
-			return IterationResult{Outcome: Interrupted}
+			return exec.Result{Outcome: exec.Interrupted}
 		}
 	}
 }
 
-// harness wires a scheduler to a fake runtime, a sample collector and a log buffer, with the
-// 1 s minimum duration lifted so real-time tests stay short.
+// harness wires a scheduler to a fake runtime, a sample collector and a log buffer.
 type harness struct {
-	t   *testing.T
+	t   testing.TB
 	rt  *fakeRuntime
 	col *collector
 	log *logBuf
 	s   *Scheduler
 }
 
-func newHarness(t *testing.T, body func(context.Context, rec) IterationResult, opts Options, scs ...Config) *harness {
+func newHarness(t testing.TB, body func(context.Context, rec) exec.Result, opts Options, scs ...scenario.Config) *harness {
 	t.Helper()
 	h := &harness{t: t, rt: &fakeRuntime{body: body}, col: &collector{}, log: &logBuf{}}
 	opts.Scenarios = scs
 	opts.VUs = h.rt
 	opts.Samples = h.col
 	opts.Logger = slog.New(slog.NewTextHandler(h.log, nil))
-	opts.minDuration = time.Millisecond
 	s, err := New(opts)
 	if err != nil {
 		t.Fatalf("New: %v", err)
@@ -171,38 +198,51 @@ func (h *harness) run() (time.Duration, error) {
 	return time.Since(start), err
 }
 
-func mustDecode(t testing.TB, name, js string) Config {
+// runSampling runs the scheduler and calls f at each offset after Run starts, once everything
+// due at that instant has happened (synctest.Wait); it must run inside a bubble.
+func (h *harness) runSampling(offsets []time.Duration, f func(i int)) (time.Duration, error) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		start := time.Now()
+		for i, off := range offsets {
+			time.Sleep(start.Add(off).Sub(time.Now()))
+			synctest.Wait()
+			f(i)
+		}
+	}()
+	d, err := h.run()
+	<-done
+	return d, err
+}
+
+// start is when the scenario i started.
+func (h *harness) start(i int) time.Time { return h.s.scenarios[i].startedAt() }
+
+func mustDecode(t testing.TB, name, js string) scenario.Config {
 	t.Helper()
-	c, err := DecodeScenario(name, []byte(js))
+	c, err := scenario.DecodeScenario(name, []byte(js))
 	if err != nil {
 		t.Fatalf("decode %s: %v", name, err)
 	}
 	return c
 }
 
-func within(t *testing.T, what string, got, want, tol float64) {
+// tuple builds an execution tuple from its text forms.
+func tuple(t testing.TB, seg, seq string) *plan.ExecutionTuple {
 	t.Helper()
-	if got < want-tol || got > want+tol {
-		t.Errorf("%s = %v, want %v ± %v", what, got, want, tol)
+	et, err := plan.ParseExecutionTuple(seg, seq)
+	if err != nil {
+		t.Fatal(err)
 	}
+	return et
 }
 
-// schedTolerance is how late (never early) a real-time scheduling event may be on a loaded CI
-// machine running -race; on a quiet machine events are within a millisecond or two.
-const schedTolerance = 120 * time.Millisecond
-
-// onTime checks that each event happened at its planned offset: not early (beyond timer
-// granularity) and at most schedTolerance late.
-func onTime(t *testing.T, what string, got, want []time.Duration) {
+// equalTimes checks events against their planned offsets, exactly: virtual time has no jitter.
+func equalTimes(t *testing.T, what string, got, want []time.Duration) {
 	t.Helper()
-	if len(got) != len(want) {
-		t.Errorf("%s: %d events at %v, want %d at %v", what, len(got), got, len(want), want)
-		return
-	}
-	for i := range want {
-		if got[i] < want[i]-5*time.Millisecond || got[i] > want[i]+schedTolerance {
-			t.Errorf("%s: event %d at %v, want %v (+%v)", what, i, got[i], want[i], schedTolerance)
-		}
+	if !slices.Equal(got, want) {
+		t.Errorf("%s at %v, want %v", what, got, want)
 	}
 }
 
@@ -211,6 +251,15 @@ func ms(v ...int) []time.Duration {
 	out := make([]time.Duration, len(v))
 	for i, x := range v {
 		out[i] = time.Duration(x) * time.Millisecond
+	}
+	return out
+}
+
+// every returns the offsets from, from+step, … below end.
+func every(from, step, end time.Duration) []time.Duration {
+	var out []time.Duration
+	for d := from; d < end; d += step {
+		out = append(out, d)
 	}
 	return out
 }
@@ -224,8 +273,6 @@ func containsAll(s string, parts ...string) bool {
 	return true
 }
 
-type contextT = context.Context
-
 type errText string
 
 func (e errText) Error() string { return string(e) }
@@ -235,3 +282,15 @@ type collector = testkit.Samples
 
 // logBuf is a goroutine-safe buffer for log output.
 type logBuf = testkit.SyncBuffer
+
+// startOffsetsOfVU returns when a VU started its iterations, relative to start, sorted.
+func (f *fakeRuntime) startOffsetsOfVU(start time.Time, vu uint64) []time.Duration {
+	var out []time.Duration
+	for _, r := range f.records() {
+		if r.VU.InInstance == vu {
+			out = append(out, r.Start.Sub(start))
+		}
+	}
+	slices.Sort(out)
+	return out
+}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/dnecho/dnecho/engine/exec"
 )
 
 // activeVU is a VU activated for this scenario, held by a single goroutine.
@@ -28,12 +30,12 @@ func (sc *scenarioRun) release(a *activeVU) {
 
 // iterate runs one iteration (local = exec.scenario.iterationInInstance) and books its outcome.
 // scheduled is the due time of an arrival-rate iteration, zero otherwise.
-func (sc *scenarioRun) iterate(ctx context.Context, a *activeVU, local int64, scheduled time.Time) Outcome {
-	it := Iteration{
-		InScenario:   local,
-		InTest:       sc.tuple.Global(local),
-		VUInScenario: a.iterInScenario,
-		VUInInstance: a.h.iter,
+func (sc *scenarioRun) iterate(ctx context.Context, a *activeVU, local int64, scheduled time.Time) exec.Outcome {
+	it := exec.Iteration{
+		ScenarioInInstance: local,
+		ScenarioInTest:     sc.tuple.Global(local),
+		VUInScenario:       a.iterInScenario,
+		VUInInstance:       a.h.iter,
 	}
 	if !scheduled.IsZero() {
 		it.Scheduled = scheduled
@@ -46,12 +48,12 @@ func (sc *scenarioRun) iterate(ctx context.Context, a *activeVU, local int64, sc
 	a.h.iter++
 	res := a.vu.RunIteration(ctx, it)
 	switch res.Outcome {
-	case Completed:
+	case exec.Completed:
 		sc.bookCompleted()
-	case Failed:
+	case exec.Failed:
 		sc.s.logIterationError(sc.base.Name, a.h.id, res.Err)
 		sc.bookCompleted()
-	case Aborted:
+	case exec.Aborted:
 		sc.bookInterrupted()
 		sc.s.Abort(res.Err)
 	default:
@@ -75,7 +77,7 @@ func (sc *scenarioRun) bookInterrupted() {
 func (sc *scenarioRun) loopVU(h *vuHandle, next func() (int64, bool)) {
 	a := sc.activate(h)
 	defer sc.release(a)
-	for sc.regularCtx.Err() == nil {
+	for sc.starting() {
 		local, ok := next()
 		if !ok {
 			return
@@ -84,10 +86,14 @@ func (sc *scenarioRun) loopVU(h *vuHandle, next func() (int64, bool)) {
 	}
 }
 
+// starting reports whether the scenario still starts iterations. The hard context is checked
+// too: a context's Done closes before its children are cancelled, so a VU woken by the hard end
+// could otherwise see the regular context still alive and start one more iteration.
+func (sc *scenarioRun) starting() bool { return sc.regularCtx.Err() == nil && sc.hardCtx.Err() == nil }
+
 // nextLooping hands out consecutive local iteration numbers (looping executors).
 func (sc *scenarioRun) nextLooping() (int64, bool) { return sc.nextIter.Add(1) - 1, true }
 
-// getVUs takes n VUs from the pool for the scenario's start.
 // eachVU runs f for every VU, each on its own goroutine, and returns when all have returned.
 func eachVU(hs []*vuHandle, f func(h *vuHandle)) {
 	var wg sync.WaitGroup
@@ -101,6 +107,7 @@ func eachVU(hs []*vuHandle, f func(h *vuHandle)) {
 	wg.Wait()
 }
 
+// getVUs takes n VUs from the pool for the scenario's start.
 func (sc *scenarioRun) getVUs(n int64) ([]*vuHandle, error) {
 	hs := make([]*vuHandle, 0, n)
 	for range n {

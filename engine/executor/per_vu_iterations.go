@@ -1,68 +1,11 @@
 package executor
 
 import (
-	"errors"
 	"fmt"
 	"time"
 )
 
-// PerVUIterationsConfig: every VU runs exactly `iterations` iterations (§3.2).
-type PerVUIterationsConfig struct {
-	BaseConfig
-	VUs         NullInt      `json:"vus"`
-	Iterations  NullInt      `json:"iterations"`
-	MaxDuration NullDuration `json:"maxDuration"`
-}
-
-func (c *PerVUIterationsConfig) vus() int64        { return c.VUs.ValueOr(1) }
-func (c *PerVUIterationsConfig) iterations() int64 { return c.Iterations.ValueOr(1) }
-func (c *PerVUIterationsConfig) maxDuration() time.Duration {
-	return c.MaxDuration.ValueOr(DefaultMaxDuration)
-}
-
-// Validate implements Config.
-func (c *PerVUIterationsConfig) Validate() []error { return c.validate(MinDuration) }
-
-func (c *PerVUIterationsConfig) validate(minDur time.Duration) []error {
-	errs := c.validateBase()
-	if c.vus() <= 0 {
-		errs = append(errs, errors.New("the number of VUs must be more than 0"))
-	}
-	if c.iterations() <= 0 {
-		errs = append(errs, errors.New("the number of iterations must be more than 0"))
-	}
-	if err := validateMinDuration("maxDuration", NewNullDuration(c.maxDuration()), minDur); err != nil {
-		errs = append(errs, err)
-	}
-	return errs
-}
-
-// Description implements Config. Only VUs are split between instances: scaling the per-VU
-// iterations too would scale the work twice (§5.2 rule 7).
-func (c *PerVUIterationsConfig) Description(et *ExecutionTuple) string {
-	return fmt.Sprintf("%d iterations for each of %d VUs%s", c.iterations(), et.Scale(c.vus()),
-		c.describe("maxDuration: "+c.maxDuration().String()))
-}
-
-// PeakVUs implements Config.
-func (c *PerVUIterationsConfig) PeakVUs(et *ExecutionTuple) int64 { return et.Scale(c.vus()) }
-
-func (c *PerVUIterationsConfig) regularDuration() time.Duration { return c.maxDuration() }
-
-// FullDuration implements Config.
-func (c *PerVUIterationsConfig) FullDuration() time.Duration {
-	return c.maxDuration() + c.GracefulStopValue()
-}
-
-// Plan implements Config.
-func (c *PerVUIterationsConfig) Plan(et *ExecutionTuple) []Step {
-	return simplePlan(c.PeakVUs(et), 0, c.FullDuration())
-}
-
-func (c *PerVUIterationsConfig) newRunner(sc *scenarioRun) runner {
-	return &perVUIterationsRunner{sc: sc, vus: c.PeakVUs(sc.tuple), iters: c.iterations(), maxDur: c.maxDuration()}
-}
-
+// perVUIterationsRunner: every VU runs the same number of iterations.
 type perVUIterationsRunner struct {
 	sc         *scenarioRun
 	vus, iters int64
@@ -83,7 +26,7 @@ func (r *perVUIterationsRunner) run() error {
 			done++
 			return r.sc.nextIter.Add(1) - 1, true
 		})
-		// maxDuration cut this VU short: report what it did not start (§3.4).
+		// maxDuration cut this VU short: report what it did not start, per VU as k6 does.
 		r.sc.pushDropped(r.iters-done, h.id.InInstance)
 	})
 	return nil

@@ -9,6 +9,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/plan"
 )
 
 // getVUTimeout bounds how long a scenario waits for a planned VU. The plan guarantees enough
@@ -18,7 +21,7 @@ const getVUTimeout = 2 * time.Second
 // vuHandle is a pooled VU plus the state that follows it across scenarios.
 type vuHandle struct {
 	vu VU
-	id VUID
+	id exec.VUID
 	// iter is this VU's iteration count across scenarios (`__ITER`). Only the goroutine that
 	// currently holds the handle touches it; the pool's mutex orders the hand-overs.
 	iter int64
@@ -27,7 +30,7 @@ type vuHandle struct {
 // vuPool holds the initialised VUs that no scenario is using.
 type vuPool struct {
 	factory VUFactory
-	tuple   *ExecutionTuple
+	tuple   *plan.ExecutionTuple
 
 	mu      sync.Mutex
 	idle    []*vuHandle
@@ -37,7 +40,7 @@ type vuPool struct {
 	initialized atomic.Int64
 }
 
-func newVUPool(f VUFactory, et *ExecutionTuple) *vuPool {
+func newVUPool(f VUFactory, et *plan.ExecutionTuple) *vuPool {
 	return &vuPool{factory: f, tuple: et, changed: make(chan struct{})}
 }
 
@@ -47,7 +50,7 @@ func (p *vuPool) create(ctx context.Context) (*vuHandle, error) {
 	p.nextID++
 	local := p.nextID
 	p.mu.Unlock()
-	id := VUID{InInstance: local, InTest: uint64(p.tuple.Global(int64(local)-1)) + 1}
+	id := exec.VUID{InInstance: local, InTest: uint64(p.tuple.Global(int64(local)-1)) + 1}
 	vu, err := p.factory.NewVU(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("initializing VU #%d: %w", local, err)
@@ -59,7 +62,7 @@ func (p *vuPool) create(ctx context.Context) (*vuHandle, error) {
 	return &vuHandle{vu: vu, id: id}, nil
 }
 
-// initialize creates n VUs before the test, GOMAXPROCS at a time (§3.4 "VU allocation").
+// initialize creates n VUs before the test, GOMAXPROCS at a time, as k6 does.
 func (p *vuPool) initialize(ctx context.Context, n int64) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/dnecho/dnecho/engine/scenario"
 )
 
 // Status is where a scenario is in its life, for the progress display's status mark.
@@ -18,7 +20,7 @@ const (
 	StatusInterrupted               // stopped early, or ended with work left (progress < 1)
 )
 
-// Mark is the status character of the progress bar (§12.1): space, •, ↓, ✓ or ✗.
+// Mark is the status character of the progress bar, as k6 draws it: space, •, ↓, ✓ or ✗.
 func (s Status) Mark() string {
 	switch s {
 	case StatusWaiting:
@@ -53,7 +55,7 @@ func (s Status) String() string {
 // ScenarioProgress is a snapshot of one scenario for the progress display and exec.scenario.
 type ScenarioProgress struct {
 	Name     string
-	Executor Type
+	Executor scenario.Type
 	Status   Status
 	// Fraction is the share done, 0..1: iterations for the iteration-based executors, time for
 	// the others.
@@ -62,7 +64,7 @@ type ScenarioProgress struct {
 	Elapsed time.Duration
 	// Completed and Interrupted count the scenario's finished iterations.
 	Completed, Interrupted int64
-	// Right holds the bar's right-hand parts (§12.1), to be joined by two spaces.
+	// Right holds the bar's right-hand parts, to be joined by two spaces.
 	Right []string
 }
 
@@ -98,6 +100,8 @@ func (sc *scenarioRun) snapshot() ScenarioProgress {
 		Right:       right,
 	}
 }
+
+const day = 24 * time.Hour
 
 // FixedLengthDuration formats d (rounded to 0.1 s) with a width fixed by limit, so the progress
 // display does not jump: "0m05.0s" when limit is under an hour, "0h00m05.0s" under a day,

@@ -6,15 +6,17 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/dnecho/dnecho/engine/plan"
 )
 
 // rampingVUsRunner drives VU slots along the raw steps. Slot i loops while the target is above i.
 // When the target drops below i+1 the slot stops starting iterations, may finish the current one
 // within gracefulRampDown, and then is interrupted and gives its VU back; if the target rises
-// again before that, the same slot simply resumes (§3.3 rule 5).
+// again before that, the same slot simply resumes (grafana/k6 lib/executor/ramping_vus.go).
 type rampingVUsRunner struct {
 	sc       *scenarioRun
-	steps    []vuStep
+	steps    []plan.VUStep
 	maxVUs   int64
 	total    time.Duration
 	rampDown time.Duration
@@ -101,7 +103,7 @@ func (s *rampSlot) loop() {
 	}
 	a := r.sc.activate(h)
 	defer r.sc.release(a)
-	for s.ctx.Err() == nil && r.sc.regularCtx.Err() == nil {
+	for s.ctx.Err() == nil && r.sc.starting() {
 		s.mu.Lock()
 		looping := s.looping
 		s.mu.Unlock()

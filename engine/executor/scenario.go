@@ -6,32 +6,25 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dnecho/dnecho/engine/exec"
 	"github.com/dnecho/dnecho/engine/metrics"
+	"github.com/dnecho/dnecho/engine/plan"
+	"github.com/dnecho/dnecho/engine/scenario"
 )
-
-// runner is the executor-specific part of running one scenario.
-type runner interface {
-	// run starts and drives the scenario's VUs using sc.regularCtx (no new iterations after it
-	// ends) and sc.hardCtx (running iterations are interrupted when it ends). It returns once
-	// every VU it took is back in the pool; an error aborts the whole run.
-	run() error
-	// progress returns the fraction done (0..1) and the right-hand parts of the progress bar.
-	progress(elapsed time.Duration) (float64, []string)
-}
 
 // scenarioRun is the live state of one scenario.
 type scenarioRun struct {
 	s           *Scheduler
-	cfg         Config
-	base        *BaseConfig
-	act         *Activation
+	cfg         scenario.Config
+	base        *scenario.BaseConfig
+	act         *exec.Scenario
 	runner      runner
 	droppedTags *metrics.Tags
 	regular     time.Duration
 	graceful    time.Duration
-	// tuple splits this scenario's work between instances; runners that re-segment (§5.2 rule 6)
-	// replace it in newRunner.
-	tuple *ExecutionTuple
+	// tuple splits this scenario's work between instances; runners that re-segment replace it
+	// in newRunner.
+	tuple *plan.ExecutionTuple
 
 	// Set before runner.run starts; read-only afterwards.
 	regularCtx, hardCtx context.Context
@@ -51,27 +44,30 @@ type scenarioRun struct {
 	ended         bool // the runner has returned; Stop has nothing left to do
 }
 
-func newScenarioRun(s *Scheduler, c Config) *scenarioRun {
+func newScenarioRun(s *Scheduler, c scenario.Config) (*scenarioRun, error) {
 	b := c.Base()
 	sc := &scenarioRun{
 		s:           s,
 		cfg:         c,
 		base:        b,
-		regular:     c.regularDuration(),
+		regular:     c.RegularDuration(),
 		graceful:    b.GracefulStopValue(),
 		droppedTags: s.opts.RunTags.With("scenario", b.Name),
 		tuple:       s.opts.Tuple,
 	}
-	sc.act = &Activation{
-		Scenario: b.Name,
-		Executor: b.Executor,
+	sc.act = &exec.Scenario{
+		Name:     b.Name,
+		Executor: string(b.Executor),
 		Exec:     b.ExecName(),
 		Env:      b.Env,
-		Tags:     metrics.NewTags(b.Tags),
-		sc:       sc,
+		Tags:     b.Tags,
+		State:    sc,
 	}
-	sc.runner = c.newRunner(sc)
-	return sc
+	var err error
+	if sc.runner, err = newRunner(sc); err != nil {
+		return nil, err
+	}
+	return sc, nil
 }
 
 // run waits for the scenario's startTime, runs it, and records how it ended.
@@ -154,6 +150,12 @@ func isClosed(ch <-chan struct{}) bool {
 		return false
 	}
 }
+
+// StartTime implements exec.State.
+func (sc *scenarioRun) StartTime() time.Time { return sc.startedAt() }
+
+// Progress implements exec.State.
+func (sc *scenarioRun) Progress() float64 { return sc.progressFraction() }
 
 func (sc *scenarioRun) startedAt() time.Time {
 	if ns := sc.startNs.Load(); ns != 0 {

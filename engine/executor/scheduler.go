@@ -9,13 +9,16 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dnecho/dnecho/engine/exec"
 	"github.com/dnecho/dnecho/engine/metrics"
+	"github.com/dnecho/dnecho/engine/plan"
+	"github.com/dnecho/dnecho/engine/scenario"
 )
 
 // Options configures a Scheduler.
 type Options struct {
-	// Scenarios to run; they must pass ValidateScenarios. Required.
-	Scenarios []Config
+	// Scenarios to run; New validates them. Required.
+	Scenarios []scenario.Config
 	// VUs creates initialised VUs. Required.
 	VUs VUFactory
 	// Samples receives the scheduler's samples: vus and vus_max every second, dropped_iterations.
@@ -28,27 +31,24 @@ type Options struct {
 	// Logger receives the scheduler's warnings and script exceptions; nil discards them.
 	Logger *slog.Logger
 	// Tuple is this instance's execution segment; nil runs the whole test.
-	Tuple *ExecutionTuple
+	Tuple *plan.ExecutionTuple
 	// StartDelay, if set, is told how late each arrival-rate iteration started.
 	StartDelay StartDelayObserver
 	// VUTag says the `vu` system tag is enabled: per-vu-iterations then tags its
 	// dropped_iterations samples with the VU id.
 	VUTag bool
-
-	// minDuration overrides MinDuration so tests can use sub-second scenarios.
-	minDuration time.Duration
 }
 
 // Scheduler runs all scenarios of a test, each at its startTime, on a shared pool of VUs.
 //
 // Use: New, then Init (initialise the planned VUs; run setup() after it), then Run. Stop and
-// Abort may be called from any goroutine at any time; Progress and Instance may be read
+// Abort may be called from any goroutine at any time; Progress and InstanceStats may be read
 // concurrently for a progress display.
 type Scheduler struct {
 	opts      Options
 	log       *slog.Logger
 	pool      *vuPool
-	req       Requirements
+	req       plan.Requirements
 	scenarios []*scenarioRun
 	m         builtinMetrics
 
@@ -72,19 +72,16 @@ type Scheduler struct {
 	interrupted atomic.Int64
 }
 
-// New checks the options and plans the run. It returns a *ConfigError for invalid scenarios.
+// New checks the options and plans the run. It returns a *scenario.ConfigError for invalid
+// scenarios.
 func New(o Options) (*Scheduler, error) {
 	if len(o.Scenarios) == 0 {
-		return nil, newConfigError(errors.New("no scenarios to run"))
+		return nil, &scenario.ConfigError{Errs: []error{errors.New("no scenarios to run")}}
 	}
 	if o.VUs == nil {
 		return nil, errors.New("executor: Options.VUs is required")
 	}
-	minDur := o.minDuration
-	if minDur == 0 {
-		minDur = MinDuration
-	}
-	if err := validateScenarios(o.Scenarios, minDur); err != nil {
+	if err := scenario.ValidateScenarios(o.Scenarios); err != nil {
 		return nil, err
 	}
 	if o.Samples == nil {
@@ -101,24 +98,28 @@ func New(o Options) (*Scheduler, error) {
 	if err != nil {
 		return nil, err
 	}
-	scs := append([]Config(nil), o.Scenarios...)
-	SortScenarios(scs)
+	scs := append([]scenario.Config(nil), o.Scenarios...)
+	scenario.SortScenarios(scs)
 	s := &Scheduler{
 		opts:     o,
 		log:      log,
 		pool:     newVUPool(o.VUs, o.Tuple),
-		req:      PlanRequirements(scs, o.Tuple),
+		req:      scenario.Requirements(scs, o.Tuple),
 		m:        m,
 		stopping: make(chan struct{}),
 	}
 	for _, c := range scs {
-		s.scenarios = append(s.scenarios, newScenarioRun(s, c))
+		sc, err := newScenarioRun(s, c)
+		if err != nil {
+			return nil, err
+		}
+		s.scenarios = append(s.scenarios, sc)
 	}
 	return s, nil
 }
 
 // Requirements returns the combined plan: VUs to pre-initialise, max VUs, max duration.
-func (s *Scheduler) Requirements() Requirements { return s.req }
+func (s *Scheduler) Requirements() plan.Requirements { return s.req }
 
 // Init initialises the planned VUs (the plan's peak, excluding arrival-rate VUs beyond
 // preAllocatedVUs), GOMAXPROCS at a time. Run calls it when it was not called before.
@@ -217,20 +218,10 @@ func (s *Scheduler) Abort(err error) {
 	s.Stop(true)
 }
 
-// InstanceStats are the instance-wide counters of k6/execution's exec.instance and the progress
-// display's top line.
-type InstanceStats struct {
-	IterationsCompleted   int64
-	IterationsInterrupted int64
-	VUsActive             int64
-	VUsInitialized        int64
-	// CurrentTestRunDuration is the time since Run started (frozen when it returns).
-	CurrentTestRunDuration time.Duration
-}
-
-// Instance returns the current instance-wide counters.
-func (s *Scheduler) Instance() InstanceStats {
-	return InstanceStats{
+// InstanceStats returns the current instance-wide counters; CurrentTestRunDuration is the time
+// since Run started (frozen when it returns).
+func (s *Scheduler) InstanceStats() exec.InstanceStats {
+	return exec.InstanceStats{
 		IterationsCompleted:    s.completed.Load(),
 		IterationsInterrupted:  s.interrupted.Load(),
 		VUsActive:              s.active.Load(),
@@ -252,9 +243,9 @@ func (s *Scheduler) elapsed() time.Duration {
 }
 
 // logIterationError logs a script exception; k6 logs them at ERROR and carries on.
-func (s *Scheduler) logIterationError(scenario string, vu VUID, err error) {
+func (s *Scheduler) logIterationError(name string, vu exec.VUID, err error) {
 	if err == nil {
 		err = fmt.Errorf("unknown script error")
 	}
-	s.log.Error(err.Error(), "scenario", scenario, "vu", vu.InInstance, "source", "stacktrace")
+	s.log.Error(err.Error(), "scenario", name, "vu", vu.InInstance, "source", "stacktrace")
 }

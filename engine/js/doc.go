@@ -15,8 +15,8 @@
 //	r.Configure(js.RunOptions{Options: consolidated, RunTags: tags, Throw: throw, Exec: sched, OnAbort: stop})
 //	data, err := r.Setup(ctx)          // *ScriptError → 107 (no teardown), *TimeoutError → 100
 //	vu, err := r.NewVU(ctx, id, idInTest)
-//	err = vu.Activate(&modules.Scenario{Name: "default", Executor: "constant-vus", Exec: "default"})
-//	interrupted, err := vu.RunIteration(iterCtx, modules.Iteration{...})
+//	err = vu.Activate(&exec.Scenario{Name: "default", Executor: "constant-vus", Exec: "default"})
+//	interrupted, err := vu.RunIteration(iterCtx, exec.Iteration{...})
 //	vu.Flush()                          // when the VU goes idle
 //	err = r.Teardown(ctx)               // *TimeoutError → 101
 //	res, err := r.HandleSummary(ctx, summaryJSON)

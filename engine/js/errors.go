@@ -6,16 +6,8 @@ import (
 	"strings"
 
 	"github.com/dnecho/dnecho/engine/js/modules"
+	"github.com/dnecho/dnecho/internal/exitcode"
 	"github.com/dop251/goja"
-)
-
-// Exit codes of the errors in this package (spec §7). AbortError (108) and FailedError (110) live
-// in package modules, next to Outcome.
-const (
-	ExitSetupTimeout    = 100
-	ExitTeardownTimeout = 101
-	ExitGenericTimeout  = 102
-	ExitScriptException = 107
 )
 
 // Error kinds of a ScriptError.
@@ -54,7 +46,7 @@ func (e *ScriptError) Error() string {
 }
 
 // ExitCode is the process exit code for an uncaught script error.
-func (e *ScriptError) ExitCode() int { return ExitScriptException }
+func (e *ScriptError) ExitCode() int { return exitcode.ScriptException }
 
 // TimeoutError reports a lifecycle function that ran past its timeout (setupTimeout,
 // teardownTimeout, handleSummaryTimeout): the context given to it hit its deadline.
@@ -68,11 +60,11 @@ func (e *TimeoutError) Error() string { return e.Stage + "() execution timed out
 func (e *TimeoutError) ExitCode() int {
 	switch e.Stage {
 	case "setup":
-		return ExitSetupTimeout
+		return exitcode.SetupTimeout
 	case "teardown":
-		return ExitTeardownTimeout
+		return exitcode.TeardownTimeout
 	}
-	return ExitGenericTimeout
+	return exitcode.GenericTimeout
 }
 
 // ExitCode returns the process exit code an error from this package asks for: 107 for script
@@ -125,12 +117,16 @@ func exceptionError(ex *goja.Exception) *ScriptError {
 	for _, f := range ex.Stack() {
 		pos := f.Position()
 		name := f.FuncName()
+		if pos.Filename == "" {
+			if name = nativeName(name); name == "" {
+				b.WriteString("\tat native\n")
+			} else {
+				fmt.Fprintf(&b, "\tat %s (native)\n", name)
+			}
+			continue
+		}
 		if name == "" {
 			name = "<anonymous>"
-		}
-		if pos.Filename == "" {
-			fmt.Fprintf(&b, "\tat %s (native)\n", name)
-			continue
 		}
 		if e.File == "" {
 			e.File, e.Line, e.Column = pos.Filename, pos.Line, pos.Column

@@ -8,12 +8,22 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dnecho/dnecho/engine/exec"
 	"github.com/dnecho/dnecho/engine/js/modules"
 )
 
-type fakeExec struct{ stats modules.InstanceStats }
+type fakeExec struct{ stats exec.InstanceStats }
 
-func (f fakeExec) InstanceStats() modules.InstanceStats { return f.stats }
+// fixedState is a scenario's live state frozen at a start time and a progress.
+type fixedState struct {
+	start    time.Time
+	progress float64
+}
+
+func (f fixedState) StartTime() time.Time { return f.start }
+func (f fixedState) Progress() float64    { return f.progress }
+
+func (f fakeExec) InstanceStats() exec.InstanceStats { return f.stats }
 
 func TestExecutionModule(t *testing.T) {
 	e := mustLoad(t, map[string]string{
@@ -43,7 +53,7 @@ export default function () {
 	e.r.Configure(RunOptions{
 		Options: json.RawMessage(`{"vus":3,"iterations":9,"tags":{"run":"r"},"scenarios":{"default":{"executor":"shared-iterations"}}}`),
 		RunTags: map[string]string{"run": "r"},
-		Exec: fakeExec{modules.InstanceStats{IterationsInterrupted: 1, IterationsCompleted: 2, VUsActive: 3,
+		Exec: fakeExec{exec.InstanceStats{IterationsInterrupted: 1, IterationsCompleted: 2, VUsActive: 3,
 			VUsInitialized: 4, CurrentTestRunDuration: 1500 * time.Microsecond}},
 	})
 	vu, err := e.r.NewVU(context.Background(), 2, 12)
@@ -51,11 +61,10 @@ export default function () {
 		t.Fatal(err)
 	}
 	start := time.UnixMilli(1700000000000)
-	if err := vu.Activate(&modules.Scenario{Name: "sc", Executor: "shared-iterations", StartTime: start,
-		Progress: func() float64 { return 0.25 }}); err != nil {
+	if err := vu.Activate(&exec.Scenario{Name: "sc", Executor: "shared-iterations", State: fixedState{start, 0.25}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := vu.RunIteration(context.Background(), modules.Iteration{InScenario: 5, ScenarioInInstance: 6, ScenarioInTest: 7}); err != nil {
+	if _, err := vu.RunIteration(context.Background(), exec.Iteration{VUInScenario: 5, ScenarioInInstance: 6, ScenarioInTest: 7}); err != nil {
 		t.Fatal(err)
 	}
 	vu.Flush()
@@ -138,7 +147,7 @@ export default function () {
 		t.Fatalf("%d iterations samples, want 1 (the aborted one is interrupted)", n)
 	}
 	// The VU is usable afterwards (the interrupt was cleared).
-	if err := vu.Activate(&modules.Scenario{Name: "x"}); err != nil {
+	if err := vu.Activate(&exec.Scenario{Name: "x"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := vu.RunIteration(context.Background(), iterationZero); err == nil {

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/dnecho/dnecho/engine/js/modules"
+	"github.com/dnecho/dnecho/engine/exec"
 )
 
 // writeFiles creates files (name → content) in a new temporary directory and returns it.
@@ -65,7 +65,7 @@ func (e *env) vu(t testing.TB, id uint64) *VU {
 	if err != nil {
 		t.Fatalf("NewVU: %v", err)
 	}
-	if err := vu.Activate(&modules.Scenario{Name: "default", Executor: "per-vu-iterations"}); err != nil {
+	if err := vu.Activate(&exec.Scenario{Name: "default", Executor: "per-vu-iterations"}); err != nil {
 		t.Fatalf("Activate: %v", err)
 	}
 	return vu
@@ -74,7 +74,7 @@ func (e *env) vu(t testing.TB, id uint64) *VU {
 // iterate runs one iteration and fails the test on unexpected errors or interruption.
 func iterate(t testing.TB, vu *VU) {
 	t.Helper()
-	interrupted, err := vu.RunIteration(context.Background(), modules.Iteration{})
+	interrupted, err := vu.RunIteration(context.Background(), exec.Iteration{})
 	if err != nil || interrupted {
 		t.Fatalf("RunIteration: interrupted=%v err=%v", interrupted, err)
 	}
@@ -90,16 +90,16 @@ func global(vu *VU, name string) any {
 }
 
 // iterationZero is an empty set of scheduler counters.
-var iterationZero = modules.Iteration{}
+var iterationZero = exec.Iteration{}
 
 // scenarioLate activates the lateOpen export of TestOpen.
-var scenarioLate = modules.Scenario{Name: "late", Exec: "lateOpen"}
+var scenarioLate = exec.Scenario{Name: "late", Exec: "lateOpen"}
 
 // scenarioQuick activates the quick export the interrupt tests add.
-var scenarioQuick = modules.Scenario{Name: "quick", Exec: "quick"}
+var scenarioQuick = exec.Scenario{Name: "quick", Exec: "quick"}
 
 // scenarioDefault activates the default function.
-var scenarioDefault = modules.Scenario{Name: "default", Executor: "constant-vus"}
+var scenarioDefault = exec.Scenario{Name: "default", Executor: "constant-vus"}
 
 // collector keeps every sample pushed to it.
 type collector = testkit.Samples

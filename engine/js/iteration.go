@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/dnecho/dnecho/engine/exec"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dop251/goja"
@@ -23,7 +24,7 @@ var ErrNotActivated = errors.New("VU has no active scenario: call Activate first
 // __ENV: when this or the previous activation has scenario env, __ENV becomes a fresh object of
 // the test env overridden by this scenario's env, so one scenario's values never leak into
 // another. Otherwise the object (and any change the script made to it) is kept.
-func (vu *VU) Activate(s *modules.Scenario) error {
+func (vu *VU) Activate(s *exec.Scenario) error {
 	// An interrupt can land just after an interrupted iteration returned (sleep returns early on
 	// its own); a new activation must not inherit it, as reading the exports below runs JS.
 	vu.disarm()
@@ -64,7 +65,7 @@ func (vu *VU) Deactivate() {
 // An uncaught exception is logged at ERROR with its stack and returned as a *ScriptError, but the
 // iteration counts as complete and the run goes on. exec.test.abort returns *modules.AbortError:
 // the scheduler must stop the run (exit code 108).
-func (vu *VU) RunIteration(ctx context.Context, it modules.Iteration) (interrupted bool, err error) {
+func (vu *VU) RunIteration(ctx context.Context, it exec.Iteration) (interrupted bool, err error) {
 	if vu.execFn == nil {
 		return false, ErrNotActivated
 	}

@@ -7,7 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/engine/js/modules"
+	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/internal/exitcode"
 )
 
 func TestLifecycleOrderAndVUIDs(t *testing.T) {
@@ -127,7 +128,7 @@ export default function () {}`}, "script.js", Config{})
 	if !errors.As(err, &se) || se.Message != "Error: no setup for you" || se.Line != 2 {
 		t.Fatalf("setup err = %v", err)
 	}
-	if code, _ := ExitCode(err); code != ExitScriptException {
+	if code, _ := ExitCode(err); code != exitcode.ScriptException {
 		t.Fatalf("exit code %d", code)
 	}
 
@@ -144,12 +145,12 @@ export default function () {}`}, "script.js", Config{})
 	if !errors.As(err, &te) || te.Stage != "setup" {
 		t.Fatalf("setup timeout err = %v", err)
 	}
-	if code, _ := ExitCode(err); code != ExitSetupTimeout {
+	if code, _ := ExitCode(err); code != exitcode.SetupTimeout {
 		t.Fatalf("exit code %d", code)
 	}
 	ctx2, cancel2 := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel2()
-	if err := e.r.Teardown(ctx2); !errors.As(err, &te) || te.ExitCode() != ExitTeardownTimeout {
+	if err := e.r.Teardown(ctx2); !errors.As(err, &te) || te.ExitCode() != exitcode.TeardownTimeout {
 		t.Fatalf("teardown timeout err = %v", err)
 	}
 }
@@ -177,7 +178,7 @@ export function other() { globalThis.seen = [__ENV.BASE, __ENV.SC, __ITER].join(
 		t.Fatalf("iteration 1 saw %v", got)
 	}
 	// A new activation with env: a fresh __ENV of test env + scenario env; __ITER keeps counting.
-	if err := vu.Activate(&modules.Scenario{Name: "s2", Exec: "other", Env: map[string]string{"SC": "x", "BASE": "sc"}}); err != nil {
+	if err := vu.Activate(&exec.Scenario{Name: "s2", Exec: "other", Env: map[string]string{"SC": "x", "BASE": "sc"}}); err != nil {
 		t.Fatal(err)
 	}
 	iterate(t, vu)
@@ -189,7 +190,7 @@ export function other() { globalThis.seen = [__ENV.BASE, __ENV.SC, __ITER].join(
 	if _, err := vu.RunIteration(context.Background(), iterationZero); !errors.Is(err, ErrNotActivated) {
 		t.Fatalf("RunIteration after Deactivate: %v", err)
 	}
-	if err := vu.Activate(&modules.Scenario{Name: "s3", Exec: "other"}); err != nil {
+	if err := vu.Activate(&exec.Scenario{Name: "s3", Exec: "other"}); err != nil {
 		t.Fatal(err)
 	}
 	iterate(t, vu)
@@ -199,7 +200,7 @@ export function other() { globalThis.seen = [__ENV.BASE, __ENV.SC, __ITER].join(
 	if other := e.vu(t, 4); global(other, "__ENV").(map[string]any)["BASE"] != "b" {
 		t.Fatal("__ENV changes leaked to another VU")
 	}
-	if err := vu.Activate(&modules.Scenario{Name: "bad", Exec: "missing"}); err == nil {
+	if err := vu.Activate(&exec.Scenario{Name: "bad", Exec: "missing"}); err == nil {
 		t.Fatal("activating a missing exec function succeeded")
 	}
 }

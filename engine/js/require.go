@@ -115,7 +115,9 @@ func (vu *VU) exportsObject(e modules.Exports) *goja.Object {
 	}
 	sort.Strings(names)
 	for _, k := range names {
-		_ = obj.Set(k, e.Named[k])
+		v := rt.ToValue(e.Named[k])
+		nameExports(rt, k, v)
+		_ = obj.Set(k, v)
 	}
 	def := goja.Value(obj)
 	if e.Default != nil {

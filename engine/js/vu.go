@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/dnecho/dnecho/engine/exec"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dop251/goja"
@@ -40,8 +41,8 @@ type VU struct {
 	// scenarioEnv says the current __ENV holds a scenario's env (see Activate).
 	scenarioEnv bool
 
-	scenario *modules.Scenario
-	iterInfo modules.Iteration
+	scenario *exec.Scenario
+	iterInfo exec.Iteration
 	execFn   goja.Callable
 
 	setupParsed bool

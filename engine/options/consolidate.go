@@ -7,12 +7,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dnecho/dnecho/engine/executor"
 	"github.com/dnecho/dnecho/engine/metrics"
+	"github.com/dnecho/dnecho/engine/null"
+	"github.com/dnecho/dnecho/engine/scenario"
 	"github.com/dnecho/dnecho/engine/summary"
 )
 
-// Layers are the sources of a run's settings, lowest priority first (§2.1). Defaults are not a
+// Layers are the sources of a run's settings, lowest priority first. Defaults are not a
 // layer: they apply to whatever no layer sets.
 type Layers struct {
 	ConfigFile Options // -c/--config, K6_CONFIG
@@ -45,7 +46,7 @@ type Consolidated struct {
 	Options
 	// Scenarios are the scenarios to run, derived from the shortcuts or decoded from
 	// `scenarios`, validated and in run-header order.
-	Scenarios []executor.Config
+	Scenarios []scenario.Config
 	// Warnings are for the log (layering overrides, ignored options).
 	Warnings []string
 
@@ -53,38 +54,38 @@ type Consolidated struct {
 }
 
 // Consolidate layers the options, derives the scenarios and validates everything. Errors are
-// *Error (or *executor.ConfigError for scenario problems); the CLI exits with 104 for both.
+// *Error (or *scenario.ConfigError for scenario problems); the CLI exits with 104 for both.
 func Consolidate(l Layers) (*Consolidated, error) {
 	o, warnings := l.Merge()
 	c := &Consolidated{Options: o, Warnings: warnings}
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
-	scs, err := executor.ParseScenarios(o.Scenarios)
+	scs, err := scenario.ParseScenarios(o.Scenarios)
 	if err != nil {
 		return nil, err
 	}
 	if o.Scenarios != nil && scs == nil {
-		scs = []executor.Config{} // "scenarios: {}" is set, to nothing
+		scs = []scenario.Config{} // "scenarios: {}" is set, to nothing
 	}
-	derived, w, err := executor.DeriveScenarios(executor.Shortcuts{
+	derived, w, err := scenario.DeriveScenarios(scenario.Shortcuts{
 		VUs: o.VUs, Duration: o.Duration, Iterations: o.Iterations, Stages: o.Stages, Scenarios: scs,
 	})
 	if err != nil {
 		return nil, err
 	}
 	c.Warnings = append(c.Warnings, w...)
-	if err := executor.ValidateScenarios(derived); err != nil {
+	if err := scenario.ValidateScenarios(derived); err != nil {
 		return nil, err
 	}
-	executor.SortScenarios(derived)
+	scenario.SortScenarios(derived)
 	c.Scenarios = derived
 	return c, nil
 }
 
 // validate checks the options that are not scenarios.
 func (c *Consolidated) validate() error {
-	mode, err := summary.ParseMode(c.SummaryMode.String)
+	mode, err := summary.ParseMode(c.SummaryMode.V)
 	if err != nil {
 		return &Error{Option: "summaryMode", Err: err}
 	}
@@ -93,7 +94,7 @@ func (c *Consolidated) validate() error {
 	if err := so.Validate(); err != nil {
 		return &Error{Option: "summaryTrendStats", Err: err}
 	}
-	so = summary.Options{TimeUnit: c.SummaryTimeUnit.String}
+	so = summary.Options{TimeUnit: c.SummaryTimeUnit.V}
 	if err := so.Validate(); err != nil {
 		return &Error{Option: "summaryTimeUnit", Err: err}
 	}
@@ -102,11 +103,11 @@ func (c *Consolidated) validate() error {
 			return &Error{Option: "systemTags", Err: fmt.Errorf("unknown system tag %q (known: %s)", t, strings.Join(metrics.AllSystemTags(), ", "))}
 		}
 	}
-	for name, d := range map[string]executor.NullDuration{
+	for name, d := range map[string]null.Value[time.Duration]{
 		"setupTimeout": c.SetupTimeout, "teardownTimeout": c.TeardownTimeout, "handleSummaryTimeout": c.HandleSummaryTimeout,
 	} {
-		if d.Valid && d.Duration <= 0 {
-			return &Error{Option: name, Err: fmt.Errorf("%s: the timeout must be positive", d)}
+		if d.Valid && d.V <= 0 {
+			return &Error{Option: name, Err: fmt.Errorf("%s: the timeout must be positive", d.V)}
 		}
 	}
 	for k := range c.Tags {

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/dnecho/dnecho/engine/executor"
+	"github.com/dnecho/dnecho/engine/scenario"
 	"github.com/dnecho/dnecho/engine/threshold"
 )
 
@@ -87,12 +87,12 @@ func decodeStages(o *Options, raw json.RawMessage) error {
 	if string(bytes.TrimSpace(raw)) == "null" {
 		return nil
 	}
-	var st []executor.Stage
+	var st []scenario.Stage
 	if err := json.Unmarshal(raw, &st); err != nil {
 		return err
 	}
 	if st == nil { // "stages: []" is set, to nothing
-		st = []executor.Stage{}
+		st = []scenario.Stage{}
 	}
 	o.Stages = st
 	return nil

@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
-	"github.com/dnecho/dnecho/engine/executor"
+	"github.com/dnecho/dnecho/engine/null"
 )
 
 // envVar reads one K6_* variable into a layer.
@@ -14,8 +15,9 @@ type envVar struct {
 	parse func(o *Options, v string) error
 }
 
-// envVars are the K6_* variables of spec §12, in the order they are read. An empty value reads as
-// unset, except for NO_COLOR, which only has to exist.
+// envVars are the K6_* variables k6 reads (grafana/k6 lib/options.go and internal/cmd/config.go,
+// their `envconfig` tags), in the order they are read. An empty value reads as unset, except for
+// NO_COLOR, which only has to exist.
 var envVars = []envVar{
 	{"K6_VUS", func(o *Options, v string) error { return parseInt(v, &o.VUs) }},
 	{"K6_DURATION", func(o *Options, v string) error { return parseDuration(v, &o.Duration) }},
@@ -30,7 +32,7 @@ var envVars = []envVar{
 	}},
 	{"K6_SYSTEM_TAGS", func(o *Options, v string) error { o.SystemTags = SplitList(v); return nil }},
 	{"K6_SUMMARY_TREND_STATS", func(o *Options, v string) error { o.SummaryTrendStats = SplitList(v); return nil }},
-	{"K6_SUMMARY_TIME_UNIT", func(o *Options, v string) error { o.SummaryTimeUnit = executor.NewNullString(v); return nil }},
+	{"K6_SUMMARY_TIME_UNIT", func(o *Options, v string) error { o.SummaryTimeUnit = null.From(v); return nil }},
 	{"K6_SETUP_TIMEOUT", func(o *Options, v string) error { return parseDuration(v, &o.SetupTimeout) }},
 	{"K6_TEARDOWN_TIMEOUT", func(o *Options, v string) error { return parseDuration(v, &o.TeardownTimeout) }},
 	{"K6_HANDLE_SUMMARY_TIMEOUT", func(o *Options, v string) error { return parseDuration(v, &o.HandleSummaryTimeout) }},
@@ -38,13 +40,13 @@ var envVars = []envVar{
 	{"K6_NO_TEARDOWN", func(o *Options, v string) error { return parseBool(v, &o.NoTeardown) }},
 	{"K6_THROW", func(o *Options, v string) error { return parseBool(v, &o.Throw) }},
 	{"K6_OUT", func(o *Options, v string) error { o.Out = SplitList(v); return nil }},
-	{"K6_SUMMARY_EXPORT", func(o *Options, v string) error { o.SummaryExport = executor.NewNullString(v); return nil }},
-	{"K6_SUMMARY_MODE", func(o *Options, v string) error { o.SummaryMode = executor.NewNullString(v); return nil }},
+	{"K6_SUMMARY_EXPORT", func(o *Options, v string) error { o.SummaryExport = null.From(v); return nil }},
+	{"K6_SUMMARY_MODE", func(o *Options, v string) error { o.SummaryMode = null.From(v); return nil }},
 	{"K6_NO_THRESHOLDS", func(o *Options, v string) error { return parseBool(v, &o.NoThresholds) }},
 	// K6_NO_COLOR: any non-empty value turns colours off.
-	{"K6_NO_COLOR", func(o *Options, v string) error { o.NoColor = NewNullBool(true); return nil }},
+	{"K6_NO_COLOR", func(o *Options, v string) error { o.NoColor = null.From(true); return nil }},
 	{"K6_INCLUDE_SYSTEM_ENV_VARS", func(o *Options, v string) error { return parseBool(v, &o.IncludeSystemEnvVars) }},
-	{"K6_LOG_FORMAT", func(o *Options, v string) error { o.LogFormat = executor.NewNullString(v); return nil }},
+	{"K6_LOG_FORMAT", func(o *Options, v string) error { o.LogFormat = null.From(v); return nil }},
 }
 
 // FromEnv reads the K6_* environment layer (and NO_COLOR, which counts when merely set). Errors
@@ -52,7 +54,7 @@ var envVars = []envVar{
 func FromEnv(env map[string]string) (Options, error) {
 	var o Options
 	if _, ok := env["NO_COLOR"]; ok {
-		o.NoColor = NewNullBool(true)
+		o.NoColor = null.From(true)
 	}
 	for _, ev := range envVars {
 		v, ok := env[ev.name]
@@ -66,29 +68,29 @@ func FromEnv(env map[string]string) (Options, error) {
 	return o, nil
 }
 
-func parseInt(v string, dst *executor.NullInt) error {
+func parseInt(v string, dst *null.Value[int64]) error {
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil {
 		return fmt.Errorf("%q is not a whole number", v)
 	}
-	*dst = executor.NewNullInt(n)
+	*dst = null.From(n)
 	return nil
 }
 
-func parseDuration(v string, dst *executor.NullDuration) error {
-	d, err := executor.ParseDuration(v)
+func parseDuration(v string, dst *null.Value[time.Duration]) error {
+	d, err := null.ParseDuration(v)
 	if err != nil {
 		return err
 	}
-	*dst = executor.NewNullDuration(d)
+	*dst = null.From(d)
 	return nil
 }
 
-func parseBool(v string, dst *NullBool) error {
+func parseBool(v string, dst *null.Value[bool]) error {
 	b, err := strconv.ParseBool(v)
 	if err != nil {
 		return fmt.Errorf("%q is not a boolean (use true or false)", v)
 	}
-	*dst = NewNullBool(b)
+	*dst = null.From(b)
 	return nil
 }

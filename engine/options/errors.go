@@ -3,10 +3,9 @@ package options
 import (
 	"fmt"
 	"strings"
-)
 
-// ExitInvalidConfig is the process exit code for invalid options (spec §7).
-const ExitInvalidConfig = 104
+	"github.com/dnecho/dnecho/internal/exitcode"
+)
 
 // Error is an invalid option: Option names it as the user wrote it (an option key, an
 // environment variable or a flag).
@@ -26,5 +25,5 @@ func (e *Error) Error() string {
 // Unwrap returns the underlying problem.
 func (e *Error) Unwrap() error { return e.Err }
 
-// ExitCode is ExitInvalidConfig.
-func (e *Error) ExitCode() int { return ExitInvalidConfig }
+// ExitCode is exitcode.InvalidConfig.
+func (e *Error) ExitCode() int { return exitcode.InvalidConfig }

@@ -8,7 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/engine/executor"
+	"github.com/dnecho/dnecho/engine/null"
+	"github.com/dnecho/dnecho/engine/scenario"
 	"github.com/dnecho/dnecho/engine/summary"
 )
 
@@ -46,7 +47,7 @@ func TestLayeringOrder(t *testing.T) {
 	}
 	script := mustScript(t, `{"vus": 3, "tags": {"from": "script", "extra": "1"}, "setupTimeout": "5s", "out": ["csv=ignored"]}`)
 	env := mustEnv(t, map[string]string{"K6_VUS": "4", "K6_SETUP_TIMEOUT": "7s"})
-	cli := Options{VUs: executor.NewNullInt(5)}
+	cli := Options{VUs: null.From[int64](5)}
 
 	cases := []struct {
 		name   string
@@ -65,8 +66,8 @@ func TestLayeringOrder(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		if got.VUs.Int64 != c.vus {
-			t.Errorf("%s: vus %d, want %d", c.name, got.VUs.Int64, c.vus)
+		if got.VUs.V != c.vus {
+			t.Errorf("%s: vus %d, want %d", c.name, got.VUs.V, c.vus)
 		}
 		if !reflect.DeepEqual(got.Tags, c.tags) {
 			t.Errorf("%s: tags %v, want %v (tags replace by layer, they do not merge)", c.name, got.Tags, c.tags)
@@ -74,8 +75,8 @@ func TestLayeringOrder(t *testing.T) {
 		if got.SetupTimeoutValue() != c.setup {
 			t.Errorf("%s: setupTimeout %s, want %s", c.name, got.SetupTimeoutValue(), c.setup)
 		}
-		if got.SummaryTimeUnit.String != "s" {
-			t.Errorf("%s: summaryTimeUnit %q from the config file was lost", c.name, got.SummaryTimeUnit.String)
+		if got.SummaryTimeUnit.V != "s" {
+			t.Errorf("%s: summaryTimeUnit %q from the config file was lost", c.name, got.SummaryTimeUnit.V)
 		}
 		if !reflect.DeepEqual(got.Out, []string{"json=x.json"}) {
 			t.Errorf("%s: out %v: a script must not set outputs", c.name, got.Out)
@@ -97,7 +98,7 @@ func TestShortcutWipesLowerLayers(t *testing.T) {
 		},
 		{
 			name:    "cli duration replaces script scenarios",
-			layers:  Layers{Script: mustScript(t, `{"scenarios": {"s1": {"executor": "per-vu-iterations", "vus": 2, "iterations": 3}}}`), CLI: Options{Duration: executor.NewNullDuration(3 * time.Second)}},
+			layers:  Layers{Script: mustScript(t, `{"scenarios": {"s1": {"executor": "per-vu-iterations", "vus": 2, "iterations": 3}}}`), CLI: Options{Duration: null.From(3 * time.Second)}},
 			want:    []string{"default: 1 looping VUs for 3s (gracefulStop: 30s)"},
 			warning: `"cli" level configuration overrode scenarios configuration entirely`,
 		},
@@ -109,7 +110,7 @@ func TestShortcutWipesLowerLayers(t *testing.T) {
 		},
 		{
 			name:   "cli iterations replace script duration without a conflict",
-			layers: Layers{Script: mustScript(t, `{"duration": "1m"}`), CLI: Options{Iterations: executor.NewNullInt(4)}},
+			layers: Layers{Script: mustScript(t, `{"duration": "1m"}`), CLI: Options{Iterations: null.From[int64](4)}},
 			want:   []string{"default: 4 iterations shared among 1 VUs (maxDuration: 10m0s, gracefulStop: 30s)"},
 		},
 		{
@@ -150,7 +151,7 @@ func TestShortcutWipesLowerLayers(t *testing.T) {
 	}
 }
 
-func mustStages(t *testing.T, s ...string) []executor.Stage {
+func mustStages(t *testing.T, s ...string) []scenario.Stage {
 	t.Helper()
 	st, err := ParseStages(s)
 	if err != nil {
@@ -173,18 +174,18 @@ func TestInvalidOptionsNameTheOption(t *testing.T) {
 		{"env vus", func() error { _, err := FromEnv(map[string]string{"K6_VUS": "x"}); return err }, "K6_VUS"},
 		{"env stages", func() error { _, err := FromEnv(map[string]string{"K6_STAGES": "1s:x"}); return err }, "K6_STAGES"},
 		{"env bool", func() error { _, err := FromEnv(map[string]string{"K6_NO_SETUP": "maybe"}); return err }, "K6_NO_SETUP"},
-		{"summary mode", func() error { return consolidateErr(Options{SummaryMode: executor.NewNullString("loud")}) }, "summaryMode"},
+		{"summary mode", func() error { return consolidateErr(Options{SummaryMode: null.From("loud")}) }, "summaryMode"},
 		{"trend stats", func() error { return consolidateErr(Options{SummaryTrendStats: []string{"avg", "p(200)"}}) }, "summaryTrendStats"},
-		{"time unit", func() error { return consolidateErr(Options{SummaryTimeUnit: executor.NewNullString("h")}) }, "summaryTimeUnit"},
+		{"time unit", func() error { return consolidateErr(Options{SummaryTimeUnit: null.From("h")}) }, "summaryTimeUnit"},
 		{"system tags", func() error { return consolidateErr(Options{SystemTags: []string{"scenario", "colour"}}) }, "systemTags"},
-		{"setup timeout", func() error { return consolidateErr(Options{SetupTimeout: executor.NewNullDuration(-time.Second)}) }, "setupTimeout"},
+		{"setup timeout", func() error { return consolidateErr(Options{SetupTimeout: null.From(-time.Second)}) }, "setupTimeout"},
 		{"scenario option", func() error {
 			return consolidateErr(mustScript(t, `{"scenarios": {"s": {"executor": "constant-vus", "vus": 1, "duration": "1s", "bogus": 1}}}`))
 		}, "bogus"},
 		{"executor value", func() error {
 			return consolidateErr(mustScript(t, `{"scenarios": {"s": {"executor": "shared-iterations", "vus": 3, "iterations": 2}}}`))
 		}, "iterations (2) can't be less than the number of VUs (3)"},
-		{"zero duration", func() error { return consolidateErr(Options{Duration: executor.NewNullDuration(0)}) }, "duration"},
+		{"zero duration", func() error { return consolidateErr(Options{Duration: null.From(time.Duration(0))}) }, "duration"},
 	}
 	for _, c := range cases {
 		err := c.do()
@@ -196,9 +197,9 @@ func TestInvalidOptionsNameTheOption(t *testing.T) {
 			t.Errorf("%s: %q does not name %q", c.name, err, c.want)
 		}
 		var oe *Error
-		var ce *executor.ConfigError
+		var ce *scenario.ConfigError
 		if !errors.As(err, &oe) && !errors.As(err, &ce) {
-			t.Errorf("%s: %T is neither *options.Error nor *executor.ConfigError (exit 104)", c.name, err)
+			t.Errorf("%s: %T is neither *options.Error nor *scenario.ConfigError (exit 104)", c.name, err)
 		}
 	}
 }
@@ -214,7 +215,7 @@ func TestEnvLayer(t *testing.T) {
 		"K6_SYSTEM_TAGS": "scenario, vu", "K6_SUMMARY_TREND_STATS": "avg,p(99)", "K6_OUT": "json=a.json,csv=b.csv",
 		"K6_NO_THRESHOLDS": "true", "NO_COLOR": "", "K6_ITERATIONS": "", // empty: unset
 	})
-	if o.Duration.Duration != 90*time.Second || len(o.Stages) != 2 || o.Stages[0].Target.Int64 != 5 {
+	if o.Duration.V != 90*time.Second || len(o.Stages) != 2 || o.Stages[0].Target.V != 5 {
 		t.Errorf("duration %v stages %+v", o.Duration, o.Stages)
 	}
 	if !reflect.DeepEqual(o.Tags, map[string]string{"a": "1", "b": "2"}) {
@@ -223,14 +224,14 @@ func TestEnvLayer(t *testing.T) {
 	if !reflect.DeepEqual(o.SystemTags, []string{"scenario", "vu"}) || !reflect.DeepEqual(o.Out, []string{"json=a.json", "csv=b.csv"}) {
 		t.Errorf("system tags %v out %v", o.SystemTags, o.Out)
 	}
-	if !o.NoThresholds.Bool || !o.NoColor.Bool || o.Iterations.Valid {
+	if !o.NoThresholds.V || !o.NoColor.V || o.Iterations.Valid {
 		t.Errorf("noThresholds %v noColor %v iterations %v", o.NoThresholds, o.NoColor, o.Iterations)
 	}
 }
 
 func TestParsers(t *testing.T) {
 	st, err := ParseStage("1m:10")
-	if err != nil || st.Duration.Duration != time.Minute || st.Target.Int64 != 10 {
+	if err != nil || st.Duration.V != time.Minute || st.Target.V != 10 {
 		t.Errorf("ParseStage: %+v %v", st, err)
 	}
 	if st, err := ParseStage("30s"); err != nil || st.Target.Valid {
@@ -287,7 +288,7 @@ func TestTestOptionsJSON(t *testing.T) {
 }
 
 func TestSummaryAndSystemTags(t *testing.T) {
-	c, err := Consolidate(Layers{CLI: Options{SummaryMode: executor.NewNullString("disabled"), SystemTags: []string{"vu"}}})
+	c, err := Consolidate(Layers{CLI: Options{SummaryMode: null.From("disabled"), SystemTags: []string{"vu"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

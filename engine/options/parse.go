@@ -6,34 +6,35 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dnecho/dnecho/engine/executor"
+	"github.com/dnecho/dnecho/engine/null"
+	"github.com/dnecho/dnecho/engine/scenario"
 )
 
-// envNameRE is what k6 accepts as an -e variable name (spec §1 globals).
+// envNameRE is what k6 accepts as an -e variable name.
 var envNameRE = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]*$`)
 
 // ParseStage parses one -s/--stage value "duration:target", e.g. "30s:10". A stage without a
 // target is kept that way, so validation reports it.
-func ParseStage(s string) (executor.Stage, error) {
+func ParseStage(s string) (scenario.Stage, error) {
 	durPart, targetPart, hasTarget := strings.Cut(strings.TrimSpace(s), ":")
-	d, err := executor.ParseDuration(strings.TrimSpace(durPart))
+	d, err := null.ParseDuration(strings.TrimSpace(durPart))
 	if err != nil {
-		return executor.Stage{}, fmt.Errorf("stage %q: %w", s, err)
+		return scenario.Stage{}, fmt.Errorf("stage %q: %w", s, err)
 	}
-	st := executor.Stage{Duration: executor.NewNullDuration(d)}
+	st := scenario.Stage{Duration: null.From(d)}
 	if targetPart = strings.TrimSpace(targetPart); hasTarget && targetPart != "" {
 		target, err := strconv.ParseInt(targetPart, 10, 64)
 		if err != nil {
-			return executor.Stage{}, fmt.Errorf("stage %q: the target must be a whole number", s)
+			return scenario.Stage{}, fmt.Errorf("stage %q: the target must be a whole number", s)
 		}
-		st.Target = executor.NewNullInt(target)
+		st.Target = null.From(target)
 	}
 	return st, nil
 }
 
 // ParseStages parses a list of stages, each "duration:target".
-func ParseStages(list []string) ([]executor.Stage, error) {
-	out := make([]executor.Stage, 0, len(list))
+func ParseStages(list []string) ([]scenario.Stage, error) {
+	out := make([]scenario.Stage, 0, len(list))
 	for _, s := range list {
 		if strings.TrimSpace(s) == "" {
 			continue

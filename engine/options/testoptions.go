@@ -4,14 +4,15 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/dnecho/dnecho/engine/executor"
+	"github.com/dnecho/dnecho/engine/null"
+	"github.com/dnecho/dnecho/engine/scenario"
 )
 
-// TestOptionsJSON is what scripts see as exec.test.options (spec §8.5): the consolidated options
+// TestOptionsJSON is what scripts see as exec.test.options: the consolidated options
 // without vus, iterations, duration and stages, with `scenarios` holding the derived scenarios.
 // Runtime settings (out, summaryExport, …) are not options of the test and are left out.
 func (c *Consolidated) TestOptionsJSON() (json.RawMessage, error) {
-	scenarios := make(map[string]executor.Config, len(c.Scenarios))
+	scenarios := make(map[string]scenario.Config, len(c.Scenarios))
 	for _, sc := range c.Scenarios {
 		scenarios[sc.Base().Name] = sc
 	}
@@ -22,8 +23,8 @@ func (c *Consolidated) TestOptionsJSON() (json.RawMessage, error) {
 		"systemTags":        c.EnabledSystemTags(),
 		"summaryTrendStats": c.SummaryTrendStats,
 		"summaryTimeUnit":   c.SummaryTimeUnit,
-		"setupTimeout":      executor.NewNullDuration(c.SetupTimeoutValue()),
-		"teardownTimeout":   executor.NewNullDuration(c.TeardownTimeoutValue()),
+		"setupTimeout":      null.From(c.SetupTimeoutValue()),
+		"teardownTimeout":   null.From(c.TeardownTimeoutValue()),
 		"noSetup":           c.NoSetup,
 		"noTeardown":        c.NoTeardown,
 		"throw":             c.Throw,

@@ -3,16 +3,8 @@ package runner
 import (
 	"errors"
 	"fmt"
-)
 
-// Exit codes the runner itself assigns (spec §7); the other codes come with the errors of the
-// packages that detect them (js, threshold, options, modules).
-const (
-	ExitInvalidConfig = 104
-	ExitExternalAbort = 105
-	// ExitGeneric is for failures no k6 code describes (an output that cannot write its file):
-	// k6 exits with -1, which the shell sees as 255.
-	ExitGeneric = 255
+	"github.com/dnecho/dnecho/internal/exitcode"
 )
 
 // ErrInterrupted is the error of a run stopped from outside (the context given to Run ended,
@@ -46,17 +38,17 @@ func withCodef(code int, format string, args ...any) error {
 }
 
 // ExitCode is the process exit code for an error returned by Run: 0 for nil, the error's own
-// code when it has one (ExitCode() int anywhere in its chain), ExitGeneric otherwise.
+// code when it has one (ExitCode() int anywhere in its chain), exitcode.Failure otherwise.
 func ExitCode(err error) int {
 	if err == nil {
 		return 0
 	}
 	if errors.Is(err, ErrInterrupted) {
-		return ExitExternalAbort
+		return exitcode.ExternalAbort
 	}
 	var c interface{ ExitCode() int }
 	if errors.As(err, &c) {
 		return c.ExitCode()
 	}
-	return ExitGeneric
+	return exitcode.Failure
 }

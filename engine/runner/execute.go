@@ -78,7 +78,7 @@ func (t *testRun) watchStops(ctx context.Context) (stop func()) {
 // when setup threw, timed out or was interrupted (k6 skips teardown then), but yes after
 // exec.test.abort, which ends the test the regular way.
 func (t *testRun) setup(ctx context.Context) (teardown bool, err error) {
-	if t.opts.NoSetup.Bool {
+	if t.opts.NoSetup.V {
 		return true, nil
 	}
 	sctx, cancel := context.WithTimeout(ctx, t.opts.SetupTimeoutValue())
@@ -104,7 +104,7 @@ func (t *testRun) runScenarios(ctx context.Context) error {
 	watchCtx, cancelWatch := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	if t.ths != nil {
-		elapsed := func() time.Duration { return t.sched.Instance().CurrentTestRunDuration }
+		elapsed := func() time.Duration { return t.sched.InstanceStats().CurrentTestRunDuration }
 		wg.Go(func() { t.ths.Watch(watchCtx, t.collector, elapsed, 0, t.sched.Abort) })
 	}
 	err := t.sched.Run(context.Background())
@@ -123,7 +123,7 @@ func (t *testRun) runScenarios(ctx context.Context) error {
 // teardown runs teardown() unless disabled or the test was stopped hard. A second Ctrl-C
 // interrupts it.
 func (t *testRun) teardown() error {
-	if t.opts.NoTeardown.Bool || t.cfg.Hard.Err() != nil {
+	if t.opts.NoTeardown.V || t.cfg.Hard.Err() != nil {
 		return nil
 	}
 	tctx, cancel := context.WithTimeout(t.cfg.Hard, t.opts.TeardownTimeoutValue())
@@ -139,7 +139,7 @@ func (t *testRun) teardown() error {
 func (t *testRun) snapshot() ui.Snapshot {
 	req := t.sched.Requirements()
 	return ui.Snapshot{
-		Instance:    t.sched.Instance(),
+		Instance:    t.sched.InstanceStats(),
 		Scenarios:   t.sched.Progress(),
 		MaxVUs:      req.MaxVUs,
 		MaxDuration: req.TotalDuration,

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,29 +12,49 @@ import (
 	"github.com/dnecho/dnecho/engine/js/groups"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/summary"
+	"github.com/dnecho/dnecho/internal/exitcode"
 )
 
 // finish ends a run that got past prepare: outputs are flushed, thresholds get their final
-// evaluation, the summary is shown, and the run's verdict becomes the returned error.
+// evaluation, the summary is shown, and the run's verdict becomes the returned error. Results
+// that could not be written (an output, the summary export, the summary itself) fail a run that
+// would otherwise succeed, with exitcode.Failure: a green exit must mean the results exist. k6
+// only logs these failures; the test's own verdict (thresholds, script errors, stops) still
+// comes first.
 func (t *testRun) finish(runErr error) error {
 	t.ended = time.Now()
-	t.stopOutputs()
+	unwritten := t.stopOutputs()
 	err := runErr
-	if t.started.IsZero() {
-		return err // the test never started: nothing to evaluate or summarise
+	if t.started.IsZero() { // never started: nothing to evaluate or summarise
+		if err == nil {
+			err = notWritten(nil, unwritten)
+		}
+		return err
 	}
 	if t.ths != nil {
-		// At the end even empty sinks are evaluated (§6.4 rule 2).
+		// At the end even empty sinks are evaluated, as k6 does.
 		res := t.ths.Evaluate(t.collector, t.duration(), true)
 		if err == nil {
 			err = res.Err()
 		}
 	}
-	t.summarize()
+	unwritten = errors.Join(unwritten, t.summarize())
 	if reason, failed := t.script.Outcome().Failed(); failed && err == nil {
 		err = &modules.FailedError{Reason: reason}
 	}
+	if err == nil {
+		err = notWritten(nil, unwritten)
+	}
 	return err
+}
+
+// notWritten is the error of a run whose results were not all written, or nil when they were
+// or the run has failed already (err).
+func notWritten(err, unwritten error) error {
+	if err != nil || unwritten == nil {
+		return nil
+	}
+	return withCode(exitcode.Failure, fmt.Errorf("the results were not all written: %w", unwritten))
 }
 
 // duration is the test run time: setup start to teardown end.
@@ -47,18 +68,19 @@ func (t *testRun) duration() time.Duration {
 func (t *testRun) result() Result {
 	r := Result{Duration: t.duration(), Summary: t.summary}
 	if t.sched != nil {
-		r.Stats = t.sched.Instance()
+		r.Stats = t.sched.InstanceStats()
 	}
 	return r
 }
 
 // summarize builds the summary and delivers it: the --summary-export file, then handleSummary's
-// outputs when the script exports it, else the text summary on stdout. Failures are logged:
-// they do not change the verdict of the test (k6 only logs handleSummary errors).
-func (t *testRun) summarize() {
+// outputs when the script exports it, else the text summary on stdout. Every failure is logged;
+// the ones that lost results are also returned. An exception in handleSummary is only logged,
+// as k6 does: the default summary is then not printed either.
+func (t *testRun) summarize() error {
 	mode := t.opts.SummaryModeValue()
 	if mode == summary.Disabled {
-		return
+		return nil
 	}
 	data, err := summary.Build(summary.Input{
 		Snapshot:   t.collector.Snapshot(),
@@ -68,8 +90,8 @@ func (t *testRun) summarize() {
 		Root:       summaryGroup(t.script.Groups().Summary()),
 		Options: summary.Options{
 			TrendStats:  t.opts.SummaryTrendStats,
-			TimeUnit:    t.opts.SummaryTimeUnit.String,
-			NoColor:     t.opts.NoColor.Bool,
+			TimeUnit:    t.opts.SummaryTimeUnit.V,
+			NoColor:     t.opts.NoColor.V,
 			IsStdOutTTY: t.cfg.StdoutTTY,
 			IsStdErrTTY: t.cfg.StderrTTY,
 			Mode:        mode,
@@ -77,41 +99,50 @@ func (t *testRun) summarize() {
 	})
 	if err != nil {
 		t.log.Error("failed to build the end-of-test summary", "error", err)
-		return
+		return fmt.Errorf("build the end-of-test summary: %w", err)
 	}
 	t.summary = data
-	if path := t.opts.SummaryExport.String; path != "" {
-		t.export(data, path)
+	var errs []error
+	if path := t.opts.SummaryExport.V; path != "" {
+		errs = append(errs, t.export(data, path))
 	}
-	if t.script.HasFunction("handleSummary") && t.handleSummary(data) {
-		return
+	if t.script.HasFunction("handleSummary") {
+		handled, err := t.handleSummary(data)
+		if handled {
+			return errors.Join(append(errs, err)...)
+		}
 	}
 	// Colours only make sense on a terminal; the data above still reports the noColor option.
 	text := *data
 	text.Options.NoColor = text.Options.NoColor || !t.cfg.StdoutTTY
 	if _, err := io.WriteString(t.cfg.Stdout, text.Text()); err != nil {
 		t.log.Error("failed to write the end-of-test summary", "error", err)
+		errs = append(errs, fmt.Errorf("write the end-of-test summary: %w", err))
 	}
+	return errors.Join(errs...)
 }
 
 // export writes the --summary-export document.
-func (t *testRun) export(data *summary.Data, path string) {
+func (t *testRun) export(data *summary.Data, path string) error {
 	b, err := data.Export()
 	if err == nil {
 		err = os.WriteFile(path, b, 0o666)
 	}
 	if err != nil {
 		t.log.Error(fmt.Sprintf("failed to write the summary export %s", path), "error", err)
+		return fmt.Errorf("summary export %s: %w", path, err)
 	}
+	return nil
 }
 
 // handleSummary calls the script's handleSummary and writes what it returns. It reports whether
-// the summary was handled; false means the default text summary should be printed.
-func (t *testRun) handleSummary(data *summary.Data) bool {
+// the summary was handled (false: print the default text summary) and the error of writing its
+// outputs; the script's own failures are only logged.
+func (t *testRun) handleSummary(data *summary.Data) (handled bool, writeErr error) {
 	b, err := data.JSON()
 	if err != nil {
 		t.log.Error("failed to handle the end-of-test summary", "error", err)
-		return true
+		return true, fmt.Errorf("handleSummary data: %w", err)
 	}
 	base := t.cfg.Hard
 	if base.Err() != nil {
@@ -122,15 +153,16 @@ func (t *testRun) handleSummary(data *summary.Data) bool {
 	res, err := t.script.HandleSummary(ctx, b)
 	if err != nil {
 		t.log.Error("failed to handle the end-of-test summary", "error", err)
-		return true
+		return true, nil
 	}
 	if !res.Handled {
-		return false
+		return false, nil
 	}
 	if err := res.Write(t.cfg.Stdout, t.cfg.Stderr); err != nil {
 		t.log.Error("failed to handle the end-of-test summary", "error", err)
+		return true, fmt.Errorf("handleSummary outputs: %w", err)
 	}
-	return true
+	return true, nil
 }
 
 // summaryGroup converts the script runner's group tree to the summary's.

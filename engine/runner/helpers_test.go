@@ -7,12 +7,13 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"go.uber.org/goleak"
 
-	"github.com/dnecho/dnecho/engine/executor"
+	"github.com/dnecho/dnecho/engine/null"
 	"github.com/dnecho/dnecho/engine/options"
 	"github.com/dnecho/dnecho/engine/summary"
 )
@@ -39,9 +40,10 @@ func writeScript(t *testing.T, name, src string) string {
 	return p
 }
 
-// runScript runs src with the given command-line layer. stop, when set, is called with the
-// functions that end the graceful and the hard contexts.
-func runScript(t *testing.T, src string, cli options.Options, tweak func(*Config), stop func(soft, hard context.CancelFunc)) testRunOutput {
+// runScript runs src with the given command-line layer. stop, when set, runs beside the test
+// with the functions that end the graceful and the hard contexts, and logged, which waits until
+// the run has logged a text (false after a minute without it).
+func runScript(t *testing.T, src string, cli options.Options, tweak func(*Config), stop func(soft, hard context.CancelFunc, logged func(string) bool)) testRunOutput {
 	t.Helper()
 	soft, cancelSoft := context.WithCancel(context.Background())
 	hard, cancelHard := context.WithCancel(context.Background())
@@ -59,12 +61,33 @@ func runScript(t *testing.T, src string, cli options.Options, tweak func(*Config
 	if tweak != nil {
 		tweak(&cfg)
 	}
+	stopped := make(chan struct{})
 	if stop != nil {
-		go stop(cancelSoft, cancelHard)
+		logged := func(text string) bool {
+			deadline := time.Now().Add(time.Minute)
+			for !strings.Contains(logs.String(), text) {
+				if time.Now().After(deadline) {
+					t.Errorf("the run did not log %q within a minute", text)
+					return false
+				}
+				time.Sleep(time.Millisecond)
+			}
+			return true
+		}
+		go func() {
+			defer close(stopped)
+			stop(cancelSoft, cancelHard, logged)
+		}()
+	} else {
+		close(stopped)
 	}
 	start := time.Now()
 	res, err := Run(soft, cfg)
-	return testRunOutput{res: res, err: err, code: ExitCode(err), stdout: stdout.String(), logs: logs.String(), took: time.Since(start)}
+	took := time.Since(start)
+	cancelSoft()
+	cancelHard()
+	<-stopped
+	return testRunOutput{res: res, err: err, code: ExitCode(err), stdout: stdout.String(), logs: logs.String(), took: took}
 }
 
 // metricValue returns a value of a metric in the summary, or -1 when it is absent.
@@ -81,7 +104,7 @@ func metricValue(s *summary.Data, name, key string) float64 {
 }
 
 func cliIterations(vus, iters int64) options.Options {
-	return options.Options{VUs: executor.NewNullInt(vus), Iterations: executor.NewNullInt(iters)}
+	return options.Options{VUs: null.From(vus), Iterations: null.From(iters)}
 }
 
 // syncBuffer is a goroutine-safe buffer for log output.

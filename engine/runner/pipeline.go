@@ -6,8 +6,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/dnecho/dnecho/engine/executor"
-	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/metrics"
 )
 
@@ -141,18 +139,3 @@ func (s *switchPusher) set(p metrics.Pusher) { s.cur.Store(&pusherBox{p}) }
 
 // PushSamples implements metrics.Pusher.
 func (s *switchPusher) PushSamples(batch []metrics.Sample) { s.cur.Load().p.PushSamples(batch) }
-
-// execState answers exec.instance from the scheduler's counters.
-type execState struct{ s *executor.Scheduler }
-
-// InstanceStats implements modules.ExecutionState.
-func (e execState) InstanceStats() modules.InstanceStats {
-	st := e.s.Instance()
-	return modules.InstanceStats{
-		IterationsInterrupted:  st.IterationsInterrupted,
-		IterationsCompleted:    st.IterationsCompleted,
-		VUsActive:              st.VUsActive,
-		VUsInitialized:         st.VUsInitialized,
-		CurrentTestRunDuration: st.CurrentTestRunDuration,
-	}
-}

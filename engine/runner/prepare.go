@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -14,9 +15,11 @@ import (
 	"github.com/dnecho/dnecho/engine/options"
 	"github.com/dnecho/dnecho/engine/output"
 	"github.com/dnecho/dnecho/engine/output/builtin"
+	"github.com/dnecho/dnecho/engine/scenario"
 	"github.com/dnecho/dnecho/engine/summary"
 	"github.com/dnecho/dnecho/engine/threshold"
 	"github.com/dnecho/dnecho/engine/ui"
+	"github.com/dnecho/dnecho/internal/exitcode"
 )
 
 // testRun is the state of one Run, built up phase by phase.
@@ -43,13 +46,13 @@ type testRun struct {
 // returns an error.
 func (t *testRun) prepare(ctx context.Context) error {
 	pre, _ := t.cfg.Layers.Merge()
-	mode, err := summary.ParseMode(pre.SummaryMode.String)
+	mode, err := summary.ParseMode(pre.SummaryMode.V)
 	if err != nil {
 		return &options.Error{Option: "summaryMode", Err: err}
 	}
 	t.reg = metrics.NewRegistry()
 	builtins := metrics.RegisterBuiltins(t.reg)
-	// k6 sinks only the metrics thresholds need when there is no summary (§6.4 rule 5).
+	// k6 sinks only the metrics thresholds need when there is no summary.
 	t.collector = ingest.New(ingest.Options{Builtins: builtins, ThresholdsOnly: mode == summary.Disabled})
 	if mode != summary.Disabled {
 		for _, b := range t.cfg.Breakdowns {
@@ -93,14 +96,14 @@ func (t *testRun) load(ctx context.Context) error {
 		return err
 	}
 	if t.opts, err = options.Consolidate(layers); err != nil {
-		return withCode(ExitInvalidConfig, err)
+		return withCode(exitcode.InvalidConfig, err)
 	}
 	for _, w := range t.opts.Warnings {
 		t.log.Warn(w)
 	}
 	filter.set(newTagFilter(t.collector, t.opts.EnabledSystemTags()))
-	if err := executor.CheckExecs(t.opts.Scenarios, r.HasFunction); err != nil {
-		return withCode(ExitInvalidConfig, err)
+	if err := scenario.CheckExecs(t.opts.Scenarios, r.HasFunction); err != nil {
+		return withCode(exitcode.InvalidConfig, err)
 	}
 	return nil
 }
@@ -111,13 +114,13 @@ func scriptLoadError(err error) error {
 	if _, ok := js.ExitCode(err); ok {
 		return err
 	}
-	return withCode(ExitGeneric, err)
+	return withCode(exitcode.Failure, err)
 }
 
 // buildThresholds parses the thresholds against the registered metrics and makes the collector
 // sink what they need, even before any sample.
 func (t *testRun) buildThresholds() error {
-	if t.opts.NoThresholds.Bool || len(t.opts.Thresholds) == 0 {
+	if t.opts.NoThresholds.V || len(t.opts.Thresholds) == 0 {
 		return nil
 	}
 	set, warnings, err := threshold.New(t.opts.Thresholds, t.reg)
@@ -148,7 +151,7 @@ func (t *testRun) startOutputs() error {
 			return &options.Error{Option: "output " + spec, Err: err}
 		}
 		if err := o.Start(); err != nil {
-			return withCodef(ExitGeneric, "output %s: start: %w", o.Description(), err)
+			return withCodef(exitcode.Failure, "output %s: start: %w", o.Description(), err)
 		}
 		t.outputs = append(t.outputs, o)
 		t.collector.AddOutput(o)
@@ -160,7 +163,7 @@ func (t *testRun) startOutputs() error {
 func (t *testRun) buildScheduler(runTags *metrics.Tags) error {
 	sched, err := executor.New(executor.Options{
 		Scenarios:  t.opts.Scenarios,
-		VUs:        newVUFactory(t.script),
+		VUs:        vuFactory{t.script},
 		Samples:    t.pusher,
 		Registry:   t.reg,
 		RunTags:    runTags,
@@ -169,8 +172,8 @@ func (t *testRun) buildScheduler(runTags *metrics.Tags) error {
 		VUTag:      t.opts.SystemTagEnabled("vu"),
 	})
 	if err != nil {
-		if executor.IsConfigError(err) {
-			return withCode(ExitInvalidConfig, err)
+		if scenario.IsConfigError(err) {
+			return withCode(exitcode.InvalidConfig, err)
 		}
 		return err
 	}
@@ -182,8 +185,8 @@ func (t *testRun) buildScheduler(runTags *metrics.Tags) error {
 	t.script.Configure(js.RunOptions{
 		Options: testOpts,
 		RunTags: t.opts.Tags,
-		Throw:   t.opts.Throw.Bool,
-		Exec:    execState{sched},
+		Throw:   t.opts.Throw.V,
+		Exec:    sched,
 		OnAbort: func(a *modules.AbortError) { sched.Abort(a) },
 
 		VUMetadata:   t.opts.SystemTagEnabled("vu"),
@@ -210,19 +213,22 @@ func (t *testRun) header() ui.Header {
 
 // release frees what prepare acquired when the run ends early, and closes the module roots.
 func (t *testRun) release() {
-	t.stopOutputs()
+	_ = t.stopOutputs() // logged; a run that ends early has its error already
 	if err := t.roots.close(); err != nil {
 		t.log.Error(err.Error())
 	}
 }
 
-// stopOutputs flushes and stops the outputs once; errors are logged, as they do not change the
-// verdict of the test.
-func (t *testRun) stopOutputs() {
+// stopOutputs flushes and stops the outputs once; it logs every failure and returns them.
+func (t *testRun) stopOutputs() error {
+	var errs []error
 	for _, o := range t.outputs {
 		if err := o.Stop(); err != nil {
-			t.log.Error(fmt.Sprintf("output %s: %v", o.Description(), err))
+			err = fmt.Errorf("output %s: %w", o.Description(), err)
+			t.log.Error(err.Error())
+			errs = append(errs, err)
 		}
 	}
 	t.outputs = nil
+	return errors.Join(errs...)
 }

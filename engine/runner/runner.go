@@ -16,7 +16,7 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/dnecho/dnecho/engine/executor"
+	"github.com/dnecho/dnecho/engine/exec"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/options"
 	"github.com/dnecho/dnecho/engine/summary"
@@ -67,7 +67,7 @@ type Result struct {
 	// Duration is the test run time: from the start of setup to the end of teardown.
 	Duration time.Duration
 	// Stats are the scheduler's final counters.
-	Stats executor.InstanceStats
+	Stats exec.InstanceStats
 	// Summary is the end-of-test summary data; nil when the summary is disabled or the test did
 	// not get to run.
 	Summary *summary.Data

@@ -10,9 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/engine/executor"
 	"github.com/dnecho/dnecho/engine/js/modules"
+	"github.com/dnecho/dnecho/engine/null"
 	"github.com/dnecho/dnecho/engine/options"
+	"github.com/dnecho/dnecho/internal/exitcode"
 )
 
 const counterScript = `
@@ -99,7 +100,7 @@ export default function () {}`, code: 104, errText: "scenario s"},
 		{name: "missing default export", script: `export function other() {}`, code: 104, errText: "function 'default' not found in exports"},
 		{name: "missing exec function", script: `export const options = { scenarios: { s: { executor: 'shared-iterations', exec: 'nothere' } } };
 export default function () {}`, code: 104, errText: "function 'nothere' not found in exports"},
-		{name: "bad summary mode", script: `export default function () {}`, cli: options.Options{SummaryMode: executor.NewNullString("loud")}, code: 104, errText: "summary mode"},
+		{name: "bad summary mode", script: `export default function () {}`, cli: options.Options{SummaryMode: null.From("loud")}, code: 104, errText: "summary mode"},
 		{name: "bad output", script: `export default function () {}`, cli: options.Options{Out: []string{"kafka=x"}}, code: 104, errText: "kafka"},
 		{name: "iteration exception does not fail the run", script: `export default function () { throw new Error('iter boom'); }`, cli: cliIterations(1, 2), code: 0},
 	}
@@ -149,11 +150,15 @@ export function teardown() { console.log('TEARDOWN'); }`, options.Options{}, nil
 func TestGracefulStop(t *testing.T) {
 	out := runScript(t, `
 import { sleep } from 'k6';
-export default function () { sleep(0.1); }
+export default function () { sleep(0.1); console.log('ITERATION DONE'); }
 export function teardown() { console.log('TEARDOWN'); }`,
-		options.Options{VUs: executor.NewNullInt(2), Duration: executor.NewNullDuration(time.Minute)}, nil,
-		func(soft, hard context.CancelFunc) { time.Sleep(400 * time.Millisecond); soft() })
-	if out.code != ExitExternalAbort || !errors.Is(out.err, ErrInterrupted) {
+		options.Options{VUs: null.From[int64](2), Duration: null.From(time.Minute)}, nil,
+		func(soft, hard context.CancelFunc, logged func(string) bool) {
+			if logged("ITERATION DONE") {
+				soft()
+			}
+		})
+	if out.code != exitcode.ExternalAbort || !errors.Is(out.err, ErrInterrupted) {
 		t.Fatalf("exit %d (%v), want 105", out.code, out.err)
 	}
 	if out.took > 5*time.Second {
@@ -171,15 +176,15 @@ func TestHardStop(t *testing.T) {
 	out := runScript(t, `
 import { sleep } from 'k6';
 export const options = { scenarios: { s: { executor: 'constant-vus', vus: 1, duration: '1m', gracefulStop: '1m' } } };
-export default function () { sleep(30); }
+export default function () { console.log('ITERATION STARTED'); sleep(30); }
 export function teardown() { console.log('TEARDOWN'); }`, options.Options{}, nil,
-		func(soft, hard context.CancelFunc) {
-			time.Sleep(300 * time.Millisecond)
-			soft()
-			time.Sleep(200 * time.Millisecond)
-			hard()
+		func(soft, hard context.CancelFunc, logged func(string) bool) {
+			if logged("ITERATION STARTED") {
+				soft() // the iteration may go on for its 1m gracefulStop…
+				hard() // …until the second Ctrl-C
+			}
 		})
-	if out.code != ExitExternalAbort {
+	if out.code != exitcode.ExternalAbort {
 		t.Fatalf("exit %d (%v), want 105", out.code, out.err)
 	}
 	if out.took > 5*time.Second {
@@ -193,11 +198,15 @@ export function teardown() { console.log('TEARDOWN'); }`, options.Options{}, nil
 func TestStopDuringSetup(t *testing.T) {
 	out := runScript(t, `
 import { sleep } from 'k6';
-export function setup() { sleep(30); }
+export function setup() { console.log('SETUP'); sleep(30); }
 export default function () { console.log('ITERATION'); }
 export function teardown() { console.log('TEARDOWN'); }`, options.Options{}, nil,
-		func(soft, hard context.CancelFunc) { time.Sleep(300 * time.Millisecond); soft() })
-	if out.code != ExitExternalAbort || out.took > 5*time.Second {
+		func(soft, hard context.CancelFunc, logged func(string) bool) {
+			if logged("SETUP") {
+				soft()
+			}
+		})
+	if out.code != exitcode.ExternalAbort || out.took > 5*time.Second {
 		t.Fatalf("exit %d (%v) after %s, want 105 at once", out.code, out.err, out.took)
 	}
 	if strings.Contains(out.logs, "TEARDOWN") || strings.Contains(out.logs, "ITERATION") {
@@ -276,8 +285,8 @@ func TestSystemTagsAndOutputs(t *testing.T) {
 import { check } from 'k6';
 export default function () { check(1, { 'one': (v) => v === 1 }); }`,
 		options.Options{
-			Iterations: executor.NewNullInt(3), SystemTags: []string{"check"}, Out: []string{"json=" + jsonPath},
-			SummaryExport: executor.NewNullString(exportPath), SummaryMode: executor.NewNullString("disabled"),
+			Iterations: null.From[int64](3), SystemTags: []string{"check"}, Out: []string{"json=" + jsonPath},
+			SummaryExport: null.From(exportPath), SummaryMode: null.From("disabled"),
 		}, nil, nil)
 	if out.err != nil {
 		t.Fatal(out.err)
@@ -301,7 +310,43 @@ func TestStopWhileLoading(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err := Run(ctx, Config{Script: writeScript(t, "loop.js", "while (true) {}\nexport default function () {}")})
-	if ExitCode(err) != ExitExternalAbort {
+	if ExitCode(err) != exitcode.ExternalAbort {
 		t.Errorf("exit %d (%v), want 105", ExitCode(err), err)
+	}
+}
+
+// TestResultsNotWrittenFailTheRun: a run whose samples or summary export could not be written
+// must not exit 0; the reason names what was lost. A failing test keeps its own code.
+func TestResultsNotWrittenFailTheRun(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	unwritable := filepath.Join(t.TempDir(), "no-such-dir", "export.json")
+	cases := []struct {
+		name   string
+		opts   options.Options
+		script string
+		code   int
+		want   string
+	}{
+		{"json output on a full disk", options.Options{Out: []string{"json=/dev/full"}},
+			`export default function () {}`, exitcode.Failure, "output json (/dev/full)"},
+		{"summary export in a missing directory", options.Options{SummaryExport: null.From(unwritable)},
+			`export default function () {}`, exitcode.Failure, "summary export " + unwritable},
+		{"a failed test keeps its code", options.Options{Out: []string{"json=/dev/full"}},
+			`import exec from 'k6/execution';
+export default function () { exec.test.fail('bad'); }`, exitcode.MarkedAsFailed, "bad"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			c.opts.Iterations = null.From[int64](2)
+			out := runScript(t, c.script, c.opts, nil, nil)
+			if out.code != c.code || out.err == nil || !strings.Contains(out.err.Error(), c.want) {
+				t.Fatalf("exit %d (%v), want %d naming %q", out.code, out.err, c.code, c.want)
+			}
+			if c.code == exitcode.Failure && !strings.Contains(out.err.Error(), "the results were not all written") {
+				t.Errorf("error %q does not say the results were lost", out.err)
+			}
+		})
 	}
 }

@@ -3,65 +3,32 @@ package runner
 import (
 	"context"
 	"errors"
-	"sync"
 
+	"github.com/dnecho/dnecho/engine/exec"
 	"github.com/dnecho/dnecho/engine/executor"
 	"github.com/dnecho/dnecho/engine/js"
 	"github.com/dnecho/dnecho/engine/js/modules"
 )
 
-// vuFactory adapts the script runner's VUs to the scheduler's VU contract.
-type vuFactory struct {
-	r *js.Runner
-
-	mu        sync.Mutex
-	scenarios map[*executor.Activation]*modules.Scenario
-}
-
-func newVUFactory(r *js.Runner) *vuFactory {
-	return &vuFactory{r: r, scenarios: map[*executor.Activation]*modules.Scenario{}}
-}
+// vuFactory adapts the script runner's VUs to the scheduler's VU contract. Both sides speak the
+// types of package exec, so scenarios and iteration counters pass through unchanged; what is
+// left to adapt is how an iteration's error becomes its outcome.
+type vuFactory struct{ r *js.Runner }
 
 // NewVU implements executor.VUFactory: a fresh runtime that has run the init context.
-func (f *vuFactory) NewVU(ctx context.Context, id executor.VUID) (executor.VU, error) {
+func (f vuFactory) NewVU(ctx context.Context, id exec.VUID) (executor.VU, error) {
 	vu, err := f.r.NewVU(ctx, id.InInstance, id.InTest)
 	if err != nil {
 		return nil, err
 	}
-	return &jsVU{f: f, vu: vu}, nil
+	return jsVU{vu}, nil
 }
 
-// scenario returns the script-side description of an activation. The scheduler shares one
-// Activation among a scenario's VUs and builds it before the scenario starts, so one value per
-// Activation, made at the first activation (when the start time is known), serves them all.
-func (f *vuFactory) scenario(a *executor.Activation) *modules.Scenario {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if s, ok := f.scenarios[a]; ok {
-		return s
-	}
-	s := &modules.Scenario{
-		Name:      a.Scenario,
-		Executor:  string(a.Executor),
-		Exec:      a.Exec,
-		StartTime: a.StartTime(),
-		Progress:  a.Progress,
-		Env:       a.Env,
-		Tags:      a.Tags.Map(),
-	}
-	f.scenarios[a] = s
-	return s
-}
-
-type jsVU struct {
-	f  *vuFactory
-	vu *js.VU
-}
+type jsVU struct{ vu *js.VU }
 
 // Activate implements executor.VU.
-func (v *jsVU) Activate(a *executor.Activation) executor.ActiveVU {
-	err := v.vu.Activate(v.f.scenario(a))
-	return &activeVU{vu: v.vu, err: err}
+func (v jsVU) Activate(s *exec.Scenario) executor.ActiveVU {
+	return &activeVU{vu: v.vu, err: v.vu.Activate(s)}
 }
 
 type activeVU struct {
@@ -70,31 +37,27 @@ type activeVU struct {
 }
 
 // RunIteration implements executor.ActiveVU.
-func (a *activeVU) RunIteration(ctx context.Context, it executor.Iteration) executor.IterationResult {
+func (a *activeVU) RunIteration(ctx context.Context, it exec.Iteration) exec.Result {
 	if a.err != nil {
 		// CheckExecs ran before the test, so this means a broken runtime, not a user mistake.
-		return executor.IterationResult{Outcome: executor.Aborted, Err: a.err}
+		return exec.Result{Outcome: exec.Aborted, Err: a.err}
 	}
-	interrupted, err := a.vu.RunIteration(ctx, modules.Iteration{
-		InScenario:         it.VUInScenario,
-		ScenarioInInstance: it.InScenario,
-		ScenarioInTest:     it.InTest,
-	})
+	interrupted, err := a.vu.RunIteration(ctx, it)
 	var abort *modules.AbortError
 	var script *js.ScriptError
 	switch {
 	case errors.As(err, &abort):
-		return executor.IterationResult{Outcome: executor.Aborted, Err: abort}
+		return exec.Result{Outcome: exec.Aborted, Err: abort}
 	case interrupted:
-		return executor.IterationResult{Outcome: executor.Interrupted}
+		return exec.Result{Outcome: exec.Interrupted}
 	case errors.As(err, &script):
 		// The script runner has already logged the exception with its stack; reporting Failed
 		// would make the scheduler log it a second time. Both count the iteration as complete.
-		return executor.IterationResult{Outcome: executor.Completed}
+		return exec.Result{Outcome: exec.Completed}
 	case err != nil:
-		return executor.IterationResult{Outcome: executor.Failed, Err: err}
+		return exec.Result{Outcome: exec.Failed, Err: err}
 	}
-	return executor.IterationResult{Outcome: executor.Completed}
+	return exec.Result{Outcome: exec.Completed}
 }
 
 // Deactivate implements executor.ActiveVU; it also pushes the VU's buffered samples.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"go.uber.org/goleak"
@@ -278,42 +279,47 @@ func (l *lockedSinks) Sink(name string) (metrics.Sink, bool) {
 	return v, ok
 }
 
+// TestWatch runs on synctest's virtual clock: the watch ticks every millisecond, so 5 ticks pass
+// exactly before the sink starts failing.
 func TestWatch(t *testing.T) {
-	e := newEnv()
-	s := mustSet(t, e, `{"dnecho_req_failed":[{"threshold":"rate<0.5","abortOnFail":true}]}`)
-	src := &lockedSinks{s: sinks{"dnecho_req_failed": add(&metrics.RateSink{}, 0)}}
-	aborted := make(chan error, 1)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		s.Watch(context.Background(), src, func() time.Duration { return time.Second }, time.Millisecond, func(err error) { aborted <- err })
-	}()
-	time.Sleep(5 * time.Millisecond)
-	select {
-	case err := <-aborted:
-		t.Fatalf("aborted while passing: %v", err)
-	default:
-	}
-	src.mu.Lock()
-	add(src.s["dnecho_req_failed"], 1, 1, 1)
-	src.mu.Unlock()
-	select {
-	case err := <-aborted:
-		var fe *FailedError
-		if !errors.As(err, &fe) || !fe.Aborted {
-			t.Errorf("abort error %v", err)
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv()
+		s := mustSet(t, e, `{"dnecho_req_failed":[{"threshold":"rate<0.5","abortOnFail":true}]}`)
+		src := &lockedSinks{s: sinks{"dnecho_req_failed": add(&metrics.RateSink{}, 0)}}
+		aborted := make(chan error, 1)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			s.Watch(context.Background(), src, func() time.Duration { return time.Second }, time.Millisecond, func(err error) { aborted <- err })
+		}()
+		time.Sleep(5 * time.Millisecond)
+		synctest.Wait()
+		select {
+		case err := <-aborted:
+			t.Fatalf("aborted while passing: %v", err)
+		default:
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("no abort")
-	}
-	<-done // Watch returns after an abort
+		src.mu.Lock()
+		add(src.s["dnecho_req_failed"], 1, 1, 1)
+		src.mu.Unlock()
+		select {
+		case err := <-aborted:
+			var fe *FailedError
+			if !errors.As(err, &fe) || !fe.Aborted {
+				t.Errorf("abort error %v", err)
+			}
+		case <-time.After(time.Minute):
+			t.Fatal("no abort at the next tick")
+		}
+		<-done // Watch returns after an abort
 
-	ctx, cancel := context.WithCancel(context.Background())
-	stopped := make(chan struct{})
-	go func() {
-		defer close(stopped)
-		s.Watch(ctx, src, func() time.Duration { return 0 }, 0, func(error) {})
-	}()
-	cancel()
-	<-stopped
+		ctx, cancel := context.WithCancel(context.Background())
+		stopped := make(chan struct{})
+		go func() {
+			defer close(stopped)
+			s.Watch(ctx, src, func() time.Duration { return 0 }, 0, func(error) {})
+		}()
+		cancel()
+		<-stopped
+	})
 }

@@ -8,10 +8,11 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/dnecho/dnecho/engine/exec"
 	"github.com/dnecho/dnecho/engine/executor"
 )
 
-// Progress bar geometry (§12.1).
+// Progress bar geometry, as k6 draws it (grafana/k6 ui/pb/progressbar.go).
 const (
 	maxNameWidth   = 30
 	defaultBarSize = 40
@@ -27,7 +28,7 @@ const (
 // Snapshot is the state the progress display draws: the instance counters and one entry per
 // scenario, in run-header order.
 type Snapshot struct {
-	Instance  executor.InstanceStats
+	Instance  exec.InstanceStats
 	Scenarios []executor.ScenarioProgress
 	// MaxVUs and MaxDuration come from the plan; they fix the widths so lines do not jump.
 	MaxVUs      int64

@@ -9,8 +9,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
+	"github.com/dnecho/dnecho/engine/exec"
 	"github.com/dnecho/dnecho/engine/executor"
 )
 
@@ -48,7 +50,7 @@ func TestHeader(t *testing.T) {
 
 func TestProgressLines(t *testing.T) {
 	s := Snapshot{
-		Instance: executor.InstanceStats{VUsActive: 7, IterationsCompleted: 1234, IterationsInterrupted: 5,
+		Instance: exec.InstanceStats{VUsActive: 7, IterationsCompleted: 1234, IterationsInterrupted: 5,
 			CurrentTestRunDuration: 83*time.Second + 400*time.Millisecond},
 		MaxVUs: 100, MaxDuration: 2 * time.Minute,
 		Scenarios: []executor.ScenarioProgress{
@@ -100,62 +102,70 @@ func snapshotSource(completed *int64, mu *sync.Mutex) Source {
 		mu.Lock()
 		defer mu.Unlock()
 		return Snapshot{
-			Instance:  executor.InstanceStats{IterationsCompleted: *completed},
+			Instance:  exec.InstanceStats{IterationsCompleted: *completed},
 			Scenarios: []executor.ScenarioProgress{{Name: "s", Status: executor.StatusRunning}},
 			MaxVUs:    1, MaxDuration: time.Minute,
 		}
 	})
 }
 
+// The display tests run in synctest bubbles: the redraw ticker runs on virtual time, so the
+// number of periodic redraws is exact.
+
 func TestDisplayAppendsBlocksWithoutTTY(t *testing.T) {
-	var out syncBuffer
-	d := New(Options{Out: &out, Interval: 10 * time.Millisecond})
-	var mu sync.Mutex
-	n := int64(0)
-	stop := d.StartProgress(snapshotSource(&n, &mu))
-	time.Sleep(35 * time.Millisecond)
-	mu.Lock()
-	n = 42
-	mu.Unlock()
-	stop()
-	stop() // idempotent
-	got := out.String()
-	if strings.Contains(got, "\x1b[") {
-		t.Errorf("escape codes without a TTY: %q", got)
-	}
-	if blocks := strings.Count(got, "running ("); blocks < 3 {
-		t.Errorf("%d blocks, want the first, periodic ones and the final one:\n%s", blocks, got)
-	}
-	if !strings.HasSuffix(got, "running (0m00.0s), 0/1 VUs, 42 complete and 0 interrupted iterations\ns   [----------------------------------------] \n\n") {
-		t.Errorf("final block missing or wrong:\n%q", got)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		var out syncBuffer
+		d := New(Options{Out: &out, Interval: 10 * time.Millisecond})
+		var mu sync.Mutex
+		n := int64(0)
+		stop := d.StartProgress(snapshotSource(&n, &mu))
+		time.Sleep(35 * time.Millisecond) // redraws at 10, 20 and 30 ms
+		mu.Lock()
+		n = 42
+		mu.Unlock()
+		stop()
+		stop() // idempotent
+		got := out.String()
+		if strings.Contains(got, "\x1b[") {
+			t.Errorf("escape codes without a TTY: %q", got)
+		}
+		if blocks := strings.Count(got, "running ("); blocks != 5 {
+			t.Errorf("%d blocks, want the first, 3 periodic ones and the final one:\n%s", blocks, got)
+		}
+		if !strings.HasSuffix(got, "running (0m00.0s), 0/1 VUs, 42 complete and 0 interrupted iterations\ns   [----------------------------------------] \n\n") {
+			t.Errorf("final block missing or wrong:\n%q", got)
+		}
+	})
 }
 
 func TestDisplayRedrawsOnTTYAndKeepsLogsAbove(t *testing.T) {
-	var out syncBuffer
-	d := New(Options{Out: &out, TTY: true, Interval: time.Hour, Width: func() int { return 120 }})
-	var mu sync.Mutex
-	n := int64(0)
-	stop := d.StartProgress(snapshotSource(&n, &mu))
-	// The first block is drawn at once; a log line then erases it (2 lines: cursor up, clear).
-	deadline := time.Now().Add(time.Second)
-	for !strings.Contains(out.String(), "running (") && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
-	lw := d.LogWriter(&out)
-	_, _ = lw.Write([]byte("a log line\n"))
-	stop()
-	got := out.String()
-	erase := "\x1b[2A\x1b[J"
-	i := strings.Index(got, erase+"a log line\n")
-	if i < 0 {
-		t.Fatalf("the log line did not erase the progress block first: %q", got)
-	}
-	// stop redraws below the log line, and nothing erases it afterwards.
-	rest := got[i+len(erase)+len("a log line\n"):]
-	if !strings.HasPrefix(rest, "running (") || strings.Contains(rest, "\x1b[") {
-		t.Errorf("after the log line: %q", rest)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		var out syncBuffer
+		d := New(Options{Out: &out, TTY: true, Interval: time.Hour, Width: func() int { return 120 }})
+		var mu sync.Mutex
+		n := int64(0)
+		stop := d.StartProgress(snapshotSource(&n, &mu))
+		// The first block is drawn at once: wait until the drawing goroutine is idle.
+		synctest.Wait()
+		if !strings.Contains(out.String(), "running (") {
+			t.Fatalf("no first block: %q", out.String())
+		}
+		// A log line then erases it (2 lines: cursor up, clear).
+		lw := d.LogWriter(&out)
+		_, _ = lw.Write([]byte("a log line\n"))
+		stop()
+		got := out.String()
+		erase := "\x1b[2A\x1b[J"
+		i := strings.Index(got, erase+"a log line\n")
+		if i < 0 {
+			t.Fatalf("the log line did not erase the progress block first: %q", got)
+		}
+		// stop redraws below the log line, and nothing erases it afterwards.
+		rest := got[i+len(erase)+len("a log line\n"):]
+		if !strings.HasPrefix(rest, "running (") || strings.Contains(rest, "\x1b[") {
+			t.Errorf("after the log line: %q", rest)
+		}
+	})
 }
 
 func TestQuietDisplay(t *testing.T) {

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -29,18 +28,19 @@ func echoMsg(text, sleep string) *hadooppb.UserInformationProto {
 	return m
 }
 
-// echoHandler answers with the request; it honours a sleep and a "fatal" or
-// "error" text, and records how many calls it has served.
-func echoHandler(served *atomic.Int64) Handler {
+// echoHandler answers with the request; it honours a sleep (or "gate": hold the
+// call at g until the test opens it) and a "fatal" or "error" text.
+func echoHandler(g *gate) Handler {
 	return func(ctx context.Context, call CallInfo, req []byte) (proto.Message, error) {
 		var m hadooppb.UserInformationProto
 		if err := UnmarshalRequest(req, &m); err != nil {
 			return nil, err
 		}
-		if served != nil {
-			served.Add(1)
-		}
-		if d, err := time.ParseDuration(m.GetRealUser()); err == nil {
+		if m.GetRealUser() == "gate" {
+			if err := g.hold(ctx); err != nil {
+				return nil, err
+			}
+		} else if d, err := time.ParseDuration(m.GetRealUser()); err == nil {
 			select {
 			case <-time.After(d):
 			case <-ctx.Done():
@@ -59,9 +59,9 @@ func echoHandler(served *atomic.Int64) Handler {
 	}
 }
 
-func echoServer(t testing.TB, opts ServerOptions, served *atomic.Int64) string {
+func echoServer(t testing.TB, opts ServerOptions, g *gate) string {
 	s := newTestServer(t, opts)
-	s.Register(echoProtocol, 1, "echo", echoHandler(served))
+	s.Register(echoProtocol, 1, "echo", echoHandler(g))
 	return startServer(t, s)
 }
 
@@ -119,15 +119,15 @@ func TestConcurrentCallsOutOfOrder(t *testing.T) {
 }
 
 func TestFatalFailsOutstandingCallsAndReconnects(t *testing.T) {
-	var served atomic.Int64
-	c := newTestClient(t, echoServer(t, ServerOptions{}, &served), Options{})
+	g := newGate(t)
+	c := newTestClient(t, echoServer(t, ServerOptions{}, g), Options{})
 	ctx := testCtx(t)
 	slow := make(chan error, 3)
 	for range 3 {
-		go func() { _, err := echo(ctx, c, "slow", "10s"); slow <- err }()
+		go func() { _, err := echo(ctx, c, "slow", "gate"); slow <- err }()
 	}
-	for served.Load() < 3 {
-		time.Sleep(time.Millisecond)
+	for range 3 {
+		g.waitEntered(t) // all three calls are outstanding at the server
 	}
 	_, err := echo(ctx, c, "fatal", "")
 	var re *RemoteError
@@ -160,18 +160,26 @@ func TestErrorReplyKeepsConnection(t *testing.T) {
 }
 
 func TestCallContextCancel(t *testing.T) {
-	c := newTestClient(t, echoServer(t, ServerOptions{}, nil), Options{})
-	ctx, cancel := context.WithTimeout(testCtx(t), 50*time.Millisecond)
+	g := newGate(t)
+	c := newTestClient(t, echoServer(t, ServerOptions{}, g), Options{})
+	ctx, cancel := context.WithCancel(testCtx(t))
 	defer cancel()
-	if _, err := echo(ctx, c, "slow", "300ms"); !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("err = %v, want deadline exceeded", err)
+	abandoned := make(chan error, 1)
+	go func() { _, err := echo(ctx, c, "slow", "gate"); abandoned <- err }()
+	g.waitEntered(t)
+	cancel()
+	if err := waitCall(t, abandoned); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context canceled", err)
 	}
 	// The connection survives; the late reply to the abandoned call is dropped.
 	got, err := echo(testCtx(t), c, "next", "")
 	if err != nil || got != "next" {
 		t.Fatalf("next call: %q %v", got, err)
 	}
-	time.Sleep(300 * time.Millisecond)
+	cn := connFor(c, echoProtocol)
+	before := lastUse(cn)
+	g.open() // the server now answers the abandoned call
+	waitUntil(t, "the late reply", func() bool { return lastUse(cn).After(before) })
 	if got, err := echo(testCtx(t), c, "later", ""); err != nil || got != "later" {
 		t.Fatalf("after late reply: %q %v", got, err)
 	}
@@ -326,16 +334,14 @@ func TestSASLFallbackAndUser(t *testing.T) {
 }
 
 func TestClientClose(t *testing.T) {
-	c := newTestClient(t, echoServer(t, ServerOptions{}, nil), Options{})
+	g := newGate(t)
+	c := newTestClient(t, echoServer(t, ServerOptions{}, g), Options{})
 	ctx := testCtx(t)
 	pending := make(chan error, 1)
-	go func() { _, err := echo(ctx, c, "slow", "10s"); pending <- err }()
-	for connFor(c, echoProtocol) == nil {
-		time.Sleep(time.Millisecond)
-	}
-	time.Sleep(20 * time.Millisecond)
+	go func() { _, err := echo(ctx, c, "slow", "gate"); pending <- err }()
+	g.waitEntered(t) // the call is outstanding
 	c.Close()
-	if err := <-pending; !errors.Is(err, ErrClosed) {
+	if err := waitCall(t, pending); !errors.Is(err, ErrClosed) {
 		t.Errorf("pending call: %v, want ErrClosed", err)
 	}
 	if _, err := echo(ctx, c, "x", ""); !errors.Is(err, ErrClosed) {

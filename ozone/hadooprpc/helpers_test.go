@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -182,4 +183,62 @@ func mustFrame(t testing.TB, msgs ...proto.Message) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// gate holds the calls that ask for it at the server until the test opens it, so tests order
+// "the server has the call" and "the server answers" without sleeping.
+type gate struct {
+	entered  chan struct{}
+	released chan struct{}
+	once     sync.Once
+}
+
+// newGate returns a closed gate that opens at the end of the test at the latest.
+func newGate(t testing.TB) *gate {
+	g := &gate{entered: make(chan struct{}, 16), released: make(chan struct{})}
+	t.Cleanup(g.open)
+	return g
+}
+
+// hold is called by the handler: it reports the call and waits for the gate to open.
+func (g *gate) hold(ctx context.Context) error {
+	g.entered <- struct{}{}
+	select {
+	case <-g.released:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// waitEntered waits until one more call is held at the gate.
+func (g *gate) waitEntered(t testing.TB) {
+	t.Helper()
+	select {
+	case <-g.entered:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no call reached the server")
+	}
+}
+
+// open lets every held call, and every later one, through.
+func (g *gate) open() { g.once.Do(func() { close(g.released) }) }
+
+// waitUntil polls cond until it holds, and fails the test after 5 s.
+func waitUntil(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// lastUse is when the connection last sent a call or received a reply, even one it dropped.
+func lastUse(cn *conn) time.Time {
+	cn.mu.Lock()
+	defer cn.mu.Unlock()
+	return cn.lastUse
 }

@@ -3,12 +3,8 @@ package modules
 import (
 	"fmt"
 	"sync"
-)
 
-// Exit codes the CLI uses for the outcomes scripts can cause (spec §7).
-const (
-	ExitScriptAborted  = 108
-	ExitMarkedAsFailed = 110
+	"github.com/dnecho/dnecho/internal/exitcode"
 )
 
 // Outcome records the script's verdicts on the whole run: exec.test.abort and exec.test.fail. It
@@ -85,7 +81,7 @@ func (e *AbortError) Error() string {
 }
 
 // ExitCode is the process exit code for this error.
-func (e *AbortError) ExitCode() int { return ExitScriptAborted }
+func (e *AbortError) ExitCode() int { return exitcode.ScriptAborted }
 
 // FailedError reports a run marked as failed by exec.test.fail (exit code 110); the CLI builds it
 // from Outcome.Failed at the end of the run.
@@ -99,4 +95,4 @@ func (e *FailedError) Error() string {
 }
 
 // ExitCode is the process exit code for this error.
-func (e *FailedError) ExitCode() int { return ExitMarkedAsFailed }
+func (e *FailedError) ExitCode() int { return exitcode.MarkedAsFailed }

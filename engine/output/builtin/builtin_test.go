@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/dnecho/dnecho/engine/output"
@@ -25,5 +26,10 @@ func TestNew(t *testing.T) {
 	}
 	if _, err := New("csv=timeFormat=x", output.Params{}); err == nil {
 		t.Error("bad csv argument accepted")
+	}
+	for _, spec := range []string{"csv=", "json=", "csv= "} {
+		if _, err := New(spec, output.Params{}); err == nil || !strings.Contains(err.Error(), "nothing after") {
+			t.Errorf("%q: %v, want a refusal of the empty destination", spec, err)
+		}
 	}
 }

@@ -3,15 +3,16 @@ package execution
 import (
 	"time"
 
+	"github.com/dnecho/dnecho/engine/exec"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dop251/goja"
 )
 
-func (i *instance) stats() modules.InstanceStats {
+func (i *instance) stats() exec.InstanceStats {
 	if e := i.vu.Test().Exec; e != nil {
 		return e.InstanceStats()
 	}
-	return modules.InstanceStats{}
+	return exec.InstanceStats{}
 }
 
 // newInstance builds exec.instance.
@@ -33,7 +34,7 @@ func (i *instance) newInstance() *goja.Object {
 func (i *instance) newScenario() *goja.Object {
 	rt := i.vu.Runtime()
 	o := rt.NewObject()
-	sc := func() *modules.Scenario {
+	sc := func() *exec.Scenario {
 		s := i.vu.Scenario()
 		if s == nil {
 			modules.ThrowMessage(rt, "getting scenario information outside of a scenario is not supported")
@@ -42,12 +43,9 @@ func (i *instance) newScenario() *goja.Object {
 	}
 	getter(rt, o, "name", func() goja.Value { return rt.ToValue(sc().Name) })
 	getter(rt, o, "executor", func() goja.Value { return rt.ToValue(sc().Executor) })
-	getter(rt, o, "startTime", func() goja.Value { return rt.ToValue(sc().StartTime.UnixMilli()) })
+	getter(rt, o, "startTime", func() goja.Value { return rt.ToValue(sc().StartTime().UnixMilli()) })
 	getter(rt, o, "progress", func() goja.Value {
-		if p := sc().Progress; p != nil {
-			return rt.ToValue(p())
-		}
-		return rt.ToValue(0)
+		return rt.ToValue(sc().Progress())
 	})
 	getter(rt, o, "iterationInInstance", func() goja.Value { return rt.ToValue(i.vu.IterationInfo().ScenarioInInstance) })
 	getter(rt, o, "iterationInTest", func() goja.Value { return rt.ToValue(i.vu.IterationInfo().ScenarioInTest) })
@@ -66,7 +64,7 @@ func (i *instance) newVU() *goja.Object {
 	getter(rt, o, "idInInstance", func() goja.Value { return rt.ToValue(i.vu.ID()) })
 	getter(rt, o, "idInTest", func() goja.Value { return rt.ToValue(i.vu.IDInTest()) })
 	getter(rt, o, "iterationInInstance", func() goja.Value { return rt.ToValue(i.vu.Iteration()) })
-	getter(rt, o, "iterationInScenario", func() goja.Value { return rt.ToValue(i.vu.IterationInfo().InScenario) })
+	getter(rt, o, "iterationInScenario", func() goja.Value { return rt.ToValue(i.vu.IterationInfo().VUInScenario) })
 	_ = o.DefineDataProperty("metrics", m, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 	// Legacy alias of metrics.tags.
 	_ = o.DefineDataProperty("tags", tags, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)

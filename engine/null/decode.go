@@ -1,6 +1,7 @@
-package executor
+package null
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -8,11 +9,42 @@ import (
 	"time"
 )
 
+// decodeInt reads an integral JSON number; a JSON string is refused with a message that says so.
+func decodeInt(data []byte) (int64, error) {
+	if len(data) > 0 && data[0] == '"' {
+		return 0, fmt.Errorf("expected an integer, got the string %s", data)
+	}
+	if v, err := strconv.ParseInt(string(data), 10, 64); err == nil {
+		return v, nil
+	}
+	f, err := strconv.ParseFloat(string(data), 64)
+	if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<62 {
+		return 0, fmt.Errorf("expected an integer, got %s", data)
+	}
+	return int64(f), nil
+}
+
+// decodeDuration reads a duration string (see ParseDuration) or a number of milliseconds.
+func decodeDuration(data []byte) (time.Duration, error) {
+	if len(data) > 0 && data[0] == '"' {
+		var s string
+		if err := json.Unmarshal(data, &s); err != nil {
+			return 0, err
+		}
+		return ParseDuration(s)
+	}
+	ms, err := strconv.ParseFloat(string(data), 64)
+	if err != nil {
+		return 0, fmt.Errorf("expected a duration string or a number of milliseconds, got %s", data)
+	}
+	return millisToDuration(ms)
+}
+
 const day = 24 * time.Hour
 
 // ParseDuration parses a k6 duration string: Go duration syntax with an optional leading whole
 // number of days ("2d", "1d12h30m", "-1d2h"). A bare integer string is taken as milliseconds,
-// the same as a JSON number.
+// the same as a JSON number (grafana/k6 lib/types/types.go, ParseExtendedDuration).
 func ParseDuration(s string) (time.Duration, error) {
 	if ms, err := strconv.ParseInt(s, 10, 64); err == nil {
 		return millisToDuration(float64(ms))

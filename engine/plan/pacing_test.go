@@ -1,4 +1,4 @@
-package executor
+package plan
 
 import (
 	"math"
@@ -35,7 +35,7 @@ func TestConstantStart(t *testing.T) {
 func stages(pairs ...any) []Stage {
 	var out []Stage
 	for i := 0; i+1 < len(pairs); i += 2 {
-		out = append(out, Stage{Duration: NewNullDuration(pairs[i].(time.Duration)), Target: NewNullInt(int64(pairs[i+1].(int)))})
+		out = append(out, Stage{Duration: pairs[i].(time.Duration), Target: int64(pairs[i+1].(int))})
 	}
 	return out
 }
@@ -96,7 +96,7 @@ func TestRampingScheduleMatchesIntegral(t *testing.T) {
 		prev = at
 		n++
 	}
-	total := r.Total()
+	total := r.total()
 	// 7→50 over 2s = 57, flat 150, 50→0 over 1s = 25, 30→5 over 2s = 35.
 	if math.Abs(total-267) > 1e-9 {
 		t.Errorf("Total = %v, want 267", total)
@@ -111,4 +111,22 @@ func TestRampingScheduleMatchesIntegral(t *testing.T) {
 	if got := r.RateAt(7 * time.Second); got != 17.5 {
 		t.Errorf("RateAt(7s) = %v", got)
 	}
+}
+
+func BenchmarkConstantStart(b *testing.B) {
+	var sink time.Duration
+	for i := range b.N {
+		sink += ConstantStart(int64(i), 12345, time.Second)
+	}
+	_ = sink
+}
+
+func BenchmarkRampingStart(b *testing.B) {
+	r := NewRampingSchedule(0, time.Second, stages(time.Minute, 1000, time.Minute, 1000, time.Minute, 0))
+	var sink time.Duration
+	for i := range b.N {
+		d, _ := r.Start(int64(i % 100000))
+		sink += d
+	}
+	_ = sink
 }

@@ -1,17 +1,14 @@
-package executor
+package scenario
 
 import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 )
 
 // ValidateScenarios checks every scenario and returns a *ConfigError with one line per invalid
 // scenario ("scenario NAME has configuration errors: a, b"), or nil.
-func ValidateScenarios(scs []Config) error { return validateScenarios(scs, MinDuration) }
-
-func validateScenarios(scs []Config, minDur time.Duration) error {
+func ValidateScenarios(scs []Config) error {
 	var errs []error
 	seen := map[string]bool{}
 	for _, c := range scs {
@@ -24,7 +21,7 @@ func validateScenarios(scs []Config, minDur time.Duration) error {
 			errs = append(errs, fmt.Errorf("scenario '%s' is defined more than once", name))
 		}
 		seen[name] = true
-		if problems := c.validate(minDur); len(problems) > 0 {
+		if problems := c.Validate(); len(problems) > 0 {
 			msgs := make([]string, len(problems))
 			for i, p := range problems {
 				msgs[i] = p.Error()

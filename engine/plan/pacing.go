@@ -1,4 +1,4 @@
-package executor
+package plan
 
 import (
 	"math"
@@ -56,8 +56,8 @@ func NewRampingSchedule(startRate int64, timeUnit time.Duration, stages []Stage)
 	from := float64(max(startRate, 0)) * perSec
 	var t, area float64
 	for _, s := range stages {
-		to := float64(max(s.Target.Int64, 0)) * perSec
-		dur := max(s.Duration.Duration, 0).Seconds()
+		to := float64(max(s.Target, 0)) * perSec
+		dur := max(s.Duration, 0).Seconds()
 		r.segs = append(r.segs, rampSeg{start: t, dur: dur, from: from, to: to, areaBefore: area})
 		area += (from + to) / 2 * dur
 		t += dur
@@ -67,8 +67,8 @@ func NewRampingSchedule(startRate int64, timeUnit time.Duration, stages []Stage)
 	return r
 }
 
-// Total is how many iterations the whole schedule holds (its integral), possibly fractional.
-func (r *RampingSchedule) Total() float64 {
+// total is how many iterations the whole schedule holds (its integral), possibly fractional.
+func (r *RampingSchedule) total() float64 {
 	if len(r.segs) == 0 {
 		return 0
 	}

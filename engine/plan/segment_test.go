@@ -1,4 +1,4 @@
-package executor
+package plan
 
 import (
 	"fmt"
@@ -56,24 +56,15 @@ func TestParseSegmentSequence(t *testing.T) {
 
 func tuple(t testing.TB, seg, seq string) *ExecutionTuple {
 	t.Helper()
-	s, err := ParseSegment(seg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var q SegmentSequence
-	if seq != "" {
-		if q, err = ParseSegmentSequence(seq); err != nil {
-			t.Fatal(err)
-		}
-	}
-	et, err := NewExecutionTuple(&s, q)
+	et, err := ParseExecutionTuple(seg, seq)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return et
 }
 
-// TestStripingWorkedValues checks the §5.3 table: shares of v per segment and owned indexes.
+// TestStripingWorkedValues checks worked values of k6's striping: shares of v per segment and
+// owned indexes.
 func TestStripingWorkedValues(t *testing.T) {
 	cases := []struct {
 		seq    string
@@ -94,7 +85,7 @@ func TestStripingWorkedValues(t *testing.T) {
 	for _, c := range cases {
 		first := tuple(t, c.segs[0], c.seq)
 		for v, want := range c.shares {
-			if got := first.ScaleAll(v); !slices.Equal(got, want) {
+			if got := first.scaleAll(v); !slices.Equal(got, want) {
 				t.Errorf("%s: shares of %d = %v, want %v", c.seq, v, got, want)
 			}
 		}
@@ -162,6 +153,20 @@ func TestStripingProperties(t *testing.T) {
 	}
 }
 
+func TestParseExecutionTuple(t *testing.T) {
+	if et, err := ParseExecutionTuple("", ""); err != nil || et.Length().Cmp(fullSegment().Length()) != 0 {
+		t.Errorf("no options: %v, %v; want the whole test", et, err)
+	}
+	if et, err := ParseExecutionTuple("1/4:1/2", ""); err != nil || et.Sequence.String() != "0,1/4,1/2,1" {
+		t.Errorf("segment alone: %v, %v", et, err)
+	}
+	for _, bad := range [][2]string{{"x", ""}, {"", "0,x"}, {"1/3:2/3", "0,1/2,1"}} {
+		if _, err := ParseExecutionTuple(bad[0], bad[1]); err == nil {
+			t.Errorf("ParseExecutionTuple(%q, %q) accepted", bad[0], bad[1])
+		}
+	}
+}
+
 func TestExecutionTupleErrorsAndNil(t *testing.T) {
 	s, _ := ParseSegment("1/4:1/2")
 	q, _ := ParseSegmentSequence("0,1/3,2/3,1")
@@ -169,7 +174,7 @@ func TestExecutionTupleErrorsAndNil(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 	var nilET *ExecutionTuple
-	if nilET.Scale(7) != 7 || nilET.Global(7) != 7 || nilET.Length().Cmp(FullSegment().Length()) != 0 {
+	if nilET.Scale(7) != 7 || nilET.Global(7) != 7 || nilET.Length().Cmp(fullSegment().Length()) != 0 {
 		t.Error("nil tuple must be the identity")
 	}
 	// A lone segment gets a sequence of 0, its bounds and 1.
@@ -184,7 +189,7 @@ func TestExecutionTupleErrorsAndNil(t *testing.T) {
 	}
 }
 
-// TestResegment: maxVUs 2 on 4 instances → 2 instances each run half (§5.2 rule 6).
+// TestResegment: maxVUs 2 on 4 instances → 2 instances each run half.
 func TestResegment(t *testing.T) {
 	seq := "0,1/4,1/2,3/4,1"
 	var got []string
@@ -205,4 +210,13 @@ func TestResegment(t *testing.T) {
 	if nt, ok := et.Resegment(8); !ok || nt != et {
 		t.Error("resegment by a multiple of the cycle must keep the tuple")
 	}
+}
+
+func BenchmarkStripeGlobal(b *testing.B) {
+	et := tuple(b, "1/3:2/3", "0,1/3,2/3,1")
+	var sink int64
+	for i := range b.N {
+		sink += et.Global(int64(i))
+	}
+	_ = sink
 }

@@ -1,26 +1,26 @@
-package executor
+package plan
 
 import (
 	"math/bits"
 	"time"
 )
 
-// vuStep says that from At on, VUs VUs should be looping.
-type vuStep struct {
+// VUStep says that from At on, VUs VUs should be looping.
+type VUStep struct {
 	At  time.Duration
 	VUs int64
 }
 
-// rampingVUSteps returns the number of VUs that should be starting iterations over time, before
+// RampingVUSteps returns the number of VUs that should be starting iterations over time, before
 // any graceful ramp-down. Between stage targets the global count moves one VU at a time along the
 // straight line, reaching from±k at k·d/|to−from| into the stage (so the count is the line's value
 // truncated towards the stage's starting value); a 0 s stage jumps at once. Each instance's
 // count is its share (et.Scale) of the global count, and a step is emitted only when that share
 // changes, so the instances together follow the single-instance ramp exactly. Steps at or after
 // the end of the last stage are dropped: nothing starts then.
-func rampingVUSteps(startVUs int64, stages []Stage, et *ExecutionTuple) []vuStep {
-	steps := []vuStep{{At: 0, VUs: et.Scale(max(startVUs, 0))}}
-	end := stagesDuration(stages)
+func RampingVUSteps(startVUs int64, stages []Stage, et *ExecutionTuple) []VUStep {
+	steps := []VUStep{{At: 0, VUs: et.Scale(max(startVUs, 0))}}
+	end := StagesDuration(stages)
 	emit := func(at time.Duration, global int64) {
 		if at >= end {
 			return
@@ -35,13 +35,13 @@ func rampingVUSteps(startVUs int64, stages []Stage, et *ExecutionTuple) []vuStep
 				steps = steps[:len(steps)-1]
 			}
 		default:
-			steps = append(steps, vuStep{At: at, VUs: local})
+			steps = append(steps, VUStep{At: at, VUs: local})
 		}
 	}
 	from := max(startVUs, 0)
 	var offset time.Duration
 	for _, s := range stages {
-		to, d := max(s.Target.Int64, 0), max(s.Duration.Duration, 0)
+		to, d := max(s.Target, 0), max(s.Duration, 0)
 		switch {
 		case d == 0:
 			emit(offset, to)
@@ -68,12 +68,12 @@ func mulDiv(d time.Duration, k, n int64) time.Duration {
 	return time.Duration(q)
 }
 
-// reserveForRampDown turns raw steps into the VUs a ramping-vus scenario holds: a VU removed by a
+// ReserveForRampDown turns raw steps into the VUs a ramping-vus scenario holds: a VU removed by a
 // ramp-down stays reserved for gracefulRampDown (it may still be finishing an iteration), and at
 // the regular end the VUs still looping stay until the hard end (end + gracefulStop). So the
 // reservation at t is the largest raw count within [t − gracefulRampDown, t], with the count
 // just before the end carried on until the hard end. A monotonic deque keeps this linear.
-func reserveForRampDown(raw []vuStep, rampDown, end, hardEnd time.Duration) []Step {
+func ReserveForRampDown(raw []VUStep, rampDown, end, hardEnd time.Duration) []Step {
 	// Candidate times: every rise happens at a raw step; every fall at a raw step + rampDown.
 	var times []time.Duration
 	for _, s := range raw {

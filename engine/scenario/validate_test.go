@@ -1,11 +1,11 @@
-package executor
+package scenario
 
 import (
 	"strings"
 	"testing"
 )
 
-// TestValidationMessages checks every validation rule of §3.1/§3.2 and its k6 wording.
+// TestValidationMessages checks every validation rule of the executors and its k6 wording.
 func TestValidationMessages(t *testing.T) {
 	cases := []struct {
 		name, js string

@@ -1,4 +1,4 @@
-package executor
+package plan
 
 import (
 	"slices"
@@ -29,23 +29,24 @@ type Requirements struct {
 	TotalDuration time.Duration
 }
 
-// PlanRequirements combines the plans of scs (each shifted by its startTime). Because a VU
-// returns to the pool when its scenario no longer needs it, scenarios that do not overlap share
-// VUs, so the peak is usually less than the sum of the scenarios' peaks. et may be nil.
-func PlanRequirements(scs []Config, et *ExecutionTuple) Requirements {
+// Combine adds up the plans of several scenarios, each already placed on the test's time axis
+// (shifted by its startTime) and ending with its hard end. Because a VU returns to the pool when
+// its scenario no longer needs it, scenarios that do not overlap share VUs, so the peak is
+// usually less than the sum of the scenarios' peaks.
+func Combine(plans ...[]Step) Requirements {
 	type tracked struct {
 		Step
 		sc int
 	}
 	var all []tracked
 	var req Requirements
-	for i, c := range scs {
-		start := c.Base().StartOffset()
-		for _, st := range c.Plan(et) {
-			st.At += start
+	for i, p := range plans {
+		for _, st := range p {
 			all = append(all, tracked{st, i})
 		}
-		req.TotalDuration = max(req.TotalDuration, start+c.FullDuration())
+		if len(p) > 0 {
+			req.TotalDuration = max(req.TotalDuration, p[len(p)-1].At)
+		}
 	}
 	// Stable: a scenario's steps at the same offset keep their order (the later one wins).
 	slices.SortStableFunc(all, func(a, b tracked) int {
@@ -54,15 +55,15 @@ func PlanRequirements(scs []Config, et *ExecutionTuple) Requirements {
 		}
 		return a.sc - b.sc
 	})
-	planned := make([]int64, len(scs))
-	unplanned := make([]int64, len(scs))
+	planned := make([]int64, len(plans))
+	unplanned := make([]int64, len(plans))
 	for i, st := range all {
 		planned[st.sc], unplanned[st.sc] = st.PlannedVUs, st.UnplannedVUs
 		if i+1 < len(all) && all[i+1].At == st.At {
 			continue // settle every change at this instant before recording it
 		}
 		var p, u int64
-		for j := range scs {
+		for j := range plans {
 			p += planned[j]
 			u += unplanned[j]
 		}
@@ -75,9 +76,14 @@ func PlanRequirements(scs []Config, et *ExecutionTuple) Requirements {
 	return req
 }
 
-// simplePlan is the plan of executors that hold a fixed number of VUs for their whole run.
-func simplePlan(planned, unplanned int64, hardEnd time.Duration) []Step {
-	return []Step{{At: 0, PlannedVUs: planned, UnplannedVUs: unplanned}, {At: hardEnd}}
+// Shift returns steps moved later by d (a scenario's startTime).
+func Shift(steps []Step, d time.Duration) []Step {
+	out := make([]Step, len(steps))
+	for i, st := range steps {
+		st.At += d
+		out[i] = st
+	}
+	return out
 }
 
 func compareDurations(a, b time.Duration) int {

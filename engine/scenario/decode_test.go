@@ -1,4 +1,4 @@
-package executor
+package scenario
 
 import (
 	"encoding/json"
@@ -6,79 +6,6 @@ import (
 	"testing"
 	"time"
 )
-
-func TestParseDuration(t *testing.T) {
-	cases := []struct {
-		in   string
-		want time.Duration
-		err  bool
-	}{
-		{"30s", 30 * time.Second, false},
-		{"1m30s", 90 * time.Second, false},
-		{"1.5s", 1500 * time.Millisecond, false},
-		{"2d", 48 * time.Hour, false},
-		{"1d12h30m", 36*time.Hour + 30*time.Minute, false},
-		{"-1d2h", -26 * time.Hour, false},
-		{"1500", 1500 * time.Millisecond, false}, // bare integer = ms
-		{"0", 0, false},
-		{"1.5d", 0, true},
-		{"d", 0, true},
-		{"1d-2h", 0, true},
-		{"10", 10 * time.Millisecond, false},
-		{"abc", 0, true},
-		{"5", 5 * time.Millisecond, false},
-		{"106752d", 0, true}, // beyond time.Duration
-	}
-	for _, c := range cases {
-		got, err := ParseDuration(c.in)
-		if (err != nil) != c.err || (!c.err && got != c.want) {
-			t.Errorf("ParseDuration(%q) = %v, %v; want %v, err=%v", c.in, got, err, c.want, c.err)
-		}
-	}
-}
-
-func TestNullDurationJSON(t *testing.T) {
-	cases := []struct {
-		in    string
-		want  NullDuration
-		isErr bool
-	}{
-		{`"10s"`, NewNullDuration(10 * time.Second), false},
-		{`1500`, NewNullDuration(1500 * time.Millisecond), false},
-		{`0.5`, NewNullDuration(500 * time.Microsecond), false},
-		{`null`, NullDuration{}, false},
-		{`"1d"`, NewNullDuration(24 * time.Hour), false},
-		{`true`, NullDuration{}, true},
-		{`"x"`, NullDuration{}, true},
-		{`1e30`, NullDuration{}, true},
-	}
-	for _, c := range cases {
-		var d NullDuration
-		err := json.Unmarshal([]byte(c.in), &d)
-		if (err != nil) != c.isErr || (!c.isErr && d != c.want) {
-			t.Errorf("unmarshal %s = %+v, %v; want %+v err=%v", c.in, d, err, c.want, c.isErr)
-		}
-	}
-	out, _ := json.Marshal(struct{ A, B NullDuration }{NewNullDuration(90 * time.Second), NullDuration{}})
-	if string(out) != `{"A":"1m30s","B":null}` {
-		t.Errorf("marshal = %s", out)
-	}
-}
-
-func TestNullIntJSON(t *testing.T) {
-	for in, want := range map[string]NullInt{`5`: NewNullInt(5), `1e3`: NewNullInt(1000), `null`: {}, `-2`: NewNullInt(-2)} {
-		var n NullInt
-		if err := json.Unmarshal([]byte(in), &n); err != nil || n != want {
-			t.Errorf("unmarshal %s = %+v, %v", in, n, err)
-		}
-	}
-	for _, in := range []string{`1.5`, `"5"`, `true`, `{}`} {
-		var n NullInt
-		if err := json.Unmarshal([]byte(in), &n); err == nil {
-			t.Errorf("unmarshal %s: want an error", in)
-		}
-	}
-}
 
 func TestParseScenariosAllExecutors(t *testing.T) {
 	js := `{
@@ -109,7 +36,7 @@ func TestParseScenariosAllExecutors(t *testing.T) {
 		t.Errorf("shared-iterations decoded wrongly: %+v", z)
 	}
 	a := scs[4].(*ConstantVUsConfig)
-	if a.Duration.Duration != 24*time.Hour || a.StartOffset() != 10*time.Second || a.ExecName() != "default" {
+	if a.Duration.V != 24*time.Hour || a.StartOffset() != 10*time.Second || a.ExecName() != "default" {
 		t.Errorf("constant-vus decoded wrongly: %+v", a)
 	}
 	c := scs[0].(*ConstantArrivalRateConfig)
@@ -117,7 +44,7 @@ func TestParseScenariosAllExecutors(t *testing.T) {
 		t.Errorf("constant-arrival-rate decoded wrongly: %+v", c)
 	}
 	q := scs[1].(*RampingArrivalRateConfig)
-	if q.maxVUs() != 1 || q.Stages[0].Target.Int64 != 5 || q.timeUnit() != time.Second {
+	if q.maxVUs() != 1 || q.Stages[0].Target.V != 5 || q.timeUnit() != time.Second {
 		t.Errorf("ramping-arrival-rate decoded wrongly: %+v", q)
 	}
 	if err := ValidateScenarios(scs); err != nil {
@@ -129,7 +56,7 @@ func TestParseScenariosAllExecutors(t *testing.T) {
 		t.Errorf("marshal = %s, %v", out, err)
 	}
 	back, err := DecodeScenario("q", out)
-	if err != nil || back.(*RampingArrivalRateConfig).StartRate.Int64 != 1 {
+	if err != nil || back.(*RampingArrivalRateConfig).StartRate.V != 1 {
 		t.Errorf("round trip: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package executor
+package scenario
 
 import (
 	"encoding/json"
@@ -7,6 +7,9 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/dnecho/dnecho/engine/null"
+	"github.com/dnecho/dnecho/engine/plan"
 )
 
 // Type names an executor as written in a scenario's `executor` key.
@@ -22,8 +25,12 @@ const (
 	RampingArrivalRate  Type = "ramping-arrival-rate"
 )
 
-// Defaults shared by several executors (§3.1, §3.2).
+// Defaults of the scenario options (grafana/k6 lib/executor/base_config.go and the executors'
+// configs).
 const (
+	DefaultVUs              = 1
+	DefaultIterations       = 1
+	DefaultStartVUs         = 1
 	DefaultGracefulStop     = 30 * time.Second
 	DefaultGracefulRampDown = 30 * time.Second
 	DefaultMaxDuration      = 10 * time.Minute
@@ -36,40 +43,38 @@ const (
 )
 
 // Config is one scenario of any executor type, as decoded (call Validate before running it).
-// The concrete types are
-// *SharedIterationsConfig, *PerVUIterationsConfig, *ConstantVUsConfig, *RampingVUsConfig,
-// *ConstantArrivalRateConfig and *RampingArrivalRateConfig.
+// The concrete types are *SharedIterationsConfig, *PerVUIterationsConfig, *ConstantVUsConfig,
+// *RampingVUsConfig, *ConstantArrivalRateConfig and *RampingArrivalRateConfig.
 type Config interface {
 	// Base returns the options every executor has.
 	Base() *BaseConfig
 	// Validate returns every problem with the options, in k6's words (nil when valid).
 	Validate() []error
-	// Description is the scenario's line in the run header (§3.2); et may be nil (whole test).
-	Description(et *ExecutionTuple) string
+	// Description is the scenario's line in the run header; et may be nil (whole test).
+	Description(et *plan.ExecutionTuple) string
 	// PeakVUs is the most VUs the scenario may hold at once, including VUs an arrival-rate
 	// scenario may initialise mid-test; et may be nil.
-	PeakVUs(et *ExecutionTuple) int64
+	PeakVUs(et *plan.ExecutionTuple) int64
+	// RegularDuration is how long the scenario starts iterations: duration, maxDuration or the
+	// sum of its stages.
+	RegularDuration() time.Duration
 	// FullDuration is the longest the scenario can run from its own start: its regular duration
-	// (duration, maxDuration or the sum of stages) plus gracefulStop.
+	// plus gracefulStop.
 	FullDuration() time.Duration
 	// Plan returns the scenario's VU requirements over time, relative to its start; et may be nil.
-	Plan(et *ExecutionTuple) []Step
-
-	validate(minDuration time.Duration) []error
-	regularDuration() time.Duration
-	newRunner(sc *scenarioRun) runner
+	Plan(et *plan.ExecutionTuple) []plan.Step
 }
 
-// BaseConfig holds the options common to all executors (§3.1).
+// BaseConfig holds the options common to all executors.
 type BaseConfig struct {
 	// Name is the scenario's key in options.scenarios.
-	Name         string            `json:"-"`
-	Executor     Type              `json:"executor"`
-	StartTime    NullDuration      `json:"startTime"`
-	GracefulStop NullDuration      `json:"gracefulStop"`
-	Env          map[string]string `json:"env"`
-	Exec         NullString        `json:"exec"`
-	Tags         map[string]string `json:"tags"`
+	Name         string                    `json:"-"`
+	Executor     Type                      `json:"executor"`
+	StartTime    null.Value[time.Duration] `json:"startTime"`
+	GracefulStop null.Value[time.Duration] `json:"gracefulStop"`
+	Env          map[string]string         `json:"env"`
+	Exec         null.Value[string]        `json:"exec"`
+	Tags         map[string]string         `json:"tags"`
 	// Options holds browser options; they are kept verbatim and not interpreted here.
 	Options json.RawMessage `json:"options,omitempty"`
 }
@@ -87,8 +92,8 @@ func (b *BaseConfig) GracefulStopValue() time.Duration {
 
 // ExecName is the exported function the scenario's iterations call.
 func (b *BaseConfig) ExecName() string {
-	if b.Exec.Valid && b.Exec.String != "" {
-		return b.Exec.String
+	if b.Exec.Valid && b.Exec.V != "" {
+		return b.Exec.V
 	}
 	return DefaultExec
 }
@@ -103,16 +108,16 @@ func (b *BaseConfig) validateBase() []error {
 		errs = append(errs, errors.New(
 			"the scenario name should contain only numbers, latin letters, underscores, and dashes"))
 	}
-	if b.Exec.Valid && b.Exec.String == "" {
+	if b.Exec.Valid && b.Exec.V == "" {
 		errs = append(errs, errors.New("exec value cannot be empty"))
 	}
 	if b.Executor == "" {
 		errs = append(errs, errors.New("missing or empty type field"))
 	}
-	if b.StartTime.Duration < 0 {
+	if b.StartTime.V < 0 {
 		errs = append(errs, errors.New("the startTime can't be negative"))
 	}
-	if b.GracefulStop.Duration < 0 {
+	if b.GracefulStop.V < 0 {
 		errs = append(errs, errors.New("the gracefulStop timeout can't be negative"))
 	}
 	return errs
@@ -123,7 +128,7 @@ func (b *BaseConfig) validateBase() []error {
 // (only when positive).
 func (b *BaseConfig) describe(facts ...string) string {
 	if b.Exec.Valid {
-		facts = append(facts, "exec: "+b.Exec.String)
+		facts = append(facts, "exec: "+b.Exec.V)
 	}
 	if st := b.StartOffset(); st > 0 {
 		facts = append(facts, "startTime: "+st.String())
@@ -140,8 +145,8 @@ func (b *BaseConfig) describe(facts ...string) string {
 // Stage is one step of a ramping executor: reach Target (VUs, or iterations per timeUnit)
 // linearly over Duration.
 type Stage struct {
-	Duration NullDuration `json:"duration"`
-	Target   NullInt      `json:"target"`
+	Duration null.Value[time.Duration] `json:"duration"`
+	Target   null.Value[int64]         `json:"target"`
 }
 
 // UnmarshalJSON decodes a stage strictly: keys other than duration and target are rejected.
@@ -178,37 +183,45 @@ func validateStages(stages []Stage) []error {
 		n := i + 1
 		if !s.Duration.Valid {
 			errs = append(errs, fmt.Errorf("stage %d doesn't have a duration", n))
-		} else if s.Duration.Duration < 0 {
+		} else if s.Duration.V < 0 {
 			errs = append(errs, fmt.Errorf("the duration for stage %d can't be negative", n))
 		}
 		if !s.Target.Valid {
 			errs = append(errs, fmt.Errorf("stage %d doesn't have a target", n))
-		} else if s.Target.Int64 < 0 {
+		} else if s.Target.V < 0 {
 			errs = append(errs, fmt.Errorf("the target for stage %d can't be negative", n))
 		}
 	}
 	return errs
 }
 
-func stagesDuration(stages []Stage) time.Duration {
-	var d time.Duration
-	for _, s := range stages {
-		d += max(s.Duration.Duration, 0)
+func stagesDuration(stages []Stage) time.Duration { return plan.StagesDuration(planStages(stages)) }
+
+// planStages drops the "was it set" of each stage value: validation has already required both.
+func planStages(stages []Stage) []plan.Stage {
+	out := make([]plan.Stage, len(stages))
+	for i, s := range stages {
+		out[i] = plan.Stage{Duration: s.Duration.V, Target: s.Target.V}
 	}
-	return d
+	return out
 }
 
 func stagesMaxTarget(start int64, stages []Stage) int64 {
 	m := start
 	for _, s := range stages {
-		m = max(m, s.Target.Int64)
+		m = max(m, s.Target.V)
 	}
 	return m
 }
 
-func validateMinDuration(what string, d NullDuration, minDur time.Duration) error {
-	if d.Duration < minDur {
-		return fmt.Errorf("the %s must be at least %s, but is %s", what, MinDuration, d.Duration)
+func validateMinDuration(what string, d null.Value[time.Duration]) error {
+	if d.V < MinDuration {
+		return fmt.Errorf("the %s must be at least %s, but is %s", what, MinDuration, d.V)
 	}
 	return nil
+}
+
+// simplePlan is the plan of executors that hold a fixed number of VUs for their whole run.
+func simplePlan(planned, unplanned int64, hardEnd time.Duration) []plan.Step {
+	return []plan.Step{{At: 0, PlannedVUs: planned, UnplannedVUs: unplanned}, {At: hardEnd}}
 }

@@ -1,19 +1,23 @@
-package executor
+package scenario
 
 import (
 	"errors"
 	"fmt"
+	"time"
+
+	"github.com/dnecho/dnecho/engine/null"
 )
 
 // DefaultScenarioName is the name of the scenario derived from shortcut options.
 const DefaultScenarioName = "default"
 
-// Shortcuts are the consolidated execution options that may stand in for `scenarios` (§2.2).
+// Shortcuts are the consolidated execution options that may stand in for `scenarios`
+// (grafana/k6 lib/executor/execution_config_shortcuts.go).
 // Stages and Scenarios distinguish nil (not set) from empty (explicitly set to nothing).
 type Shortcuts struct {
-	VUs        NullInt
-	Duration   NullDuration
-	Iterations NullInt
+	VUs        null.Value[int64]
+	Duration   null.Value[time.Duration]
+	Iterations null.Value[int64]
 	Stages     []Stage
 	Scenarios  []Config
 }
@@ -46,7 +50,7 @@ func DeriveScenarios(o Shortcuts) (scenarios []Config, warnings []string, err er
 		if scenariosSet {
 			return nil, nil, conflict("duration", "scenarios")
 		}
-		if o.Duration.Duration <= 0 {
+		if o.Duration.V <= 0 {
 			return nil, nil, newConfigError(errors.New(
 				"`duration` should be more than 0, for infinite duration use the externally-controlled executor"))
 		}
@@ -66,10 +70,10 @@ func DeriveScenarios(o Shortcuts) (scenarios []Config, warnings []string, err er
 		return []Config{named(c)}, nil, nil
 	}
 
-	if o.VUs.Valid && o.VUs.Int64 != 1 {
+	if o.VUs.Valid && o.VUs.V != 1 {
 		warnings = append(warnings, fmt.Sprintf(
 			"`vus=%d` option will be ignored, it only works in conjunction with `iterations`, `duration`, or `stages`",
-			o.VUs.Int64))
+			o.VUs.V))
 	}
 	if len(o.Scenarios) > 0 {
 		return o.Scenarios, warnings, nil
@@ -80,7 +84,7 @@ func DeriveScenarios(o Shortcuts) (scenarios []Config, warnings []string, err er
 	if scenariosSet {
 		warnings = append(warnings, "`scenarios` was explicitly set to an empty value, running the script with 1 iteration in 1 VU")
 	}
-	c := &PerVUIterationsConfig{VUs: NewNullInt(1), Iterations: NewNullInt(1), MaxDuration: NewNullDuration(DefaultMaxDuration)}
+	c := &PerVUIterationsConfig{VUs: null.From[int64](1), Iterations: null.From[int64](1), MaxDuration: null.From(DefaultMaxDuration)}
 	return []Config{named(c)}, warnings, nil
 }
 

@@ -1,4 +1,4 @@
-package executor
+package plan
 
 import (
 	"fmt"
@@ -7,13 +7,13 @@ import (
 )
 
 // Segment is the part (From, To] of the whole test that one instance runs, 0 ≤ From < To ≤ 1
-// (§5.1). The zero value is not valid; use FullSegment or ParseSegment.
+// (grafana/k6 lib/execution_segment.go). The zero value is not valid; use ParseSegment.
 type Segment struct {
 	From, To *big.Rat
 }
 
-// FullSegment is 0:1, the whole test.
-func FullSegment() Segment { return Segment{From: new(big.Rat), To: big.NewRat(1, 1)} }
+// fullSegment is 0:1, the whole test.
+func fullSegment() Segment { return Segment{From: new(big.Rat), To: big.NewRat(1, 1)} }
 
 // ParseSegment parses `--execution-segment`: "from:to" or a single "to" meaning "0:to". Each
 // bound is a fraction (1/4), a decimal (0.25) or a percentage (25%).
@@ -39,14 +39,11 @@ func ParseSegment(s string) (Segment, error) {
 // Length is To − From.
 func (s Segment) Length() *big.Rat { return new(big.Rat).Sub(s.To, s.From) }
 
-// Equal reports whether both segments have the same bounds.
-func (s Segment) Equal(o Segment) bool { return s.From.Cmp(o.From) == 0 && s.To.Cmp(o.To) == 0 }
-
 // String formats the segment as "from:to" with exact fractions.
 func (s Segment) String() string { return s.From.RatString() + ":" + s.To.RatString() }
 
 // SegmentSequence is the list of points r1 < … < rn cutting 0..1 into the segments of all
-// instances (§5.1).
+// instances.
 type SegmentSequence []*big.Rat
 
 // ParseSegmentSequence parses `--execution-segment-sequence` ("0,1/4,1/2,3/4,1"). Points must be

@@ -1,4 +1,4 @@
-package executor
+package plan
 
 import (
 	"errors"
@@ -13,7 +13,8 @@ const maxStripingWork = 50_000_000
 
 // ExecutionTuple is one instance's segment within the full segment sequence. It splits integer
 // values (VUs, iterations) and global iteration numbers between instances deterministically, so
-// that all instances together do exactly what a single instance would (§5.2).
+// that all instances together do exactly what a single instance would (grafana/k6
+// lib/execution_segment.go, ExecutionTuple and its striping algorithm).
 //
 // A nil *ExecutionTuple means the whole test on one instance: Scale and Global are identities.
 type ExecutionTuple struct {
@@ -28,7 +29,7 @@ type ExecutionTuple struct {
 // NewExecutionTuple builds the tuple for seg within seq. A nil seg means 0:1; a nil seq means the
 // sequence made of 0, seg's bounds and 1. The segment must be one of the sequence's segments.
 func NewExecutionTuple(seg *Segment, seq SegmentSequence) (*ExecutionTuple, error) {
-	s := FullSegment()
+	s := fullSegment()
 	if seg != nil {
 		if seg.From == nil || seg.To == nil || seg.From.Cmp(seg.To) >= 0 {
 			return nil, errors.New("invalid execution segment")
@@ -53,6 +54,28 @@ func NewExecutionTuple(seg *Segment, seq SegmentSequence) (*ExecutionTuple, erro
 		return nil, err
 	}
 	return et, nil
+}
+
+// ParseExecutionTuple builds the tuple from the text of k6's --execution-segment and
+// --execution-segment-sequence options (see ParseSegment, ParseSegmentSequence); an empty
+// segment is the whole test, an empty sequence the one the segment implies.
+func ParseExecutionTuple(segment, sequence string) (*ExecutionTuple, error) {
+	var seg *Segment
+	if segment != "" {
+		s, err := ParseSegment(segment)
+		if err != nil {
+			return nil, err
+		}
+		seg = &s
+	}
+	var seq SegmentSequence
+	if sequence != "" {
+		var err error
+		if seq, err = ParseSegmentSequence(sequence); err != nil {
+			return nil, err
+		}
+	}
+	return NewExecutionTuple(seg, seq)
 }
 
 // stripe shares out the cycle's indexes: express every segment length over the least common
@@ -127,8 +150,8 @@ func (et *ExecutionTuple) Scale(v int64) int64 {
 	return et.scaleFor(et.index, v)
 }
 
-// ScaleAll returns every segment's share of v, in sequence order.
-func (et *ExecutionTuple) ScaleAll(v int64) []int64 {
+// scaleAll returns every segment's share of v, in sequence order.
+func (et *ExecutionTuple) scaleAll(v int64) []int64 {
 	if et == nil {
 		return []int64{v}
 	}
@@ -149,7 +172,7 @@ func (et *ExecutionTuple) scaleFor(s int, v int64) int64 {
 }
 
 // Global maps this instance's local index k (0-based: its k-th iteration or VU) to the global
-// index it stands for, so iteration and VU numbers are unique across instances (§5.2 rule 4).
+// index it stands for, so iteration and VU numbers are unique across instances.
 func (et *ExecutionTuple) Global(k int64) int64 {
 	if et == nil || k < 0 {
 		return k
@@ -159,22 +182,15 @@ func (et *ExecutionTuple) Global(k int64) int64 {
 	return k/m*et.cycle + own[k%m]
 }
 
-// Stripe returns the cycle length L and the cycle indexes this instance owns.
-func (et *ExecutionTuple) Stripe() (cycle int64, owned []int64) {
-	if et == nil {
-		return 1, []int64{0}
-	}
-	return et.cycle, append([]int64(nil), et.owned[et.index]...)
-}
-
-// Resegment re-splits the test by a value (maxVUs for arrival-rate, vus for shared-iterations,
-// §5.2 rule 6): instances whose share of v is 0 drop out and the others take over their part,
-// each with a segment as long as its share of v. ok is false when this instance drops out.
+// Resegment re-splits the test by a value (maxVUs for arrival-rate, vus for shared-iterations;
+// k6's GetNewExecutionTupleFromValue): instances whose share of v is 0 drop out and the others
+// take over their part, each with a segment as long as its share of v. ok is false when this
+// instance drops out.
 func (et *ExecutionTuple) Resegment(v int64) (_ *ExecutionTuple, ok bool) {
 	if et == nil || v <= 0 || v%et.cycle == 0 {
 		return et, true
 	}
-	shares := et.ScaleAll(v)
+	shares := et.scaleAll(v)
 	if shares[et.index] == 0 {
 		return nil, false
 	}
