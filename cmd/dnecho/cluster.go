@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dnecho/dnecho/internal/exitcode"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
 )
@@ -82,7 +83,7 @@ func runCluster(sig *signals, s streams, f *clusterFlags) error {
 	if dir == "" {
 		d, err := os.MkdirTemp("", "dnecho-cluster-")
 		if err != nil {
-			return withCode(1, err)
+			return withCode(exitcode.Failure, err)
 		}
 		dir = d
 	}
@@ -90,11 +91,11 @@ func runCluster(sig *signals, s streams, f *clusterFlags) error {
 	f.opts.Faults = f.faults
 	c, err := minicluster.Start(f.opts)
 	if err != nil {
-		return withCode(1, fmt.Errorf("start the mini cluster: %w", err))
+		return withCode(exitcode.Failure, fmt.Errorf("start the mini cluster: %w", err))
 	}
 	defer c.Close()
 	if err := c.WriteConf(dir); err != nil {
-		return withCode(1, fmt.Errorf("write the configuration: %w", err))
+		return withCode(exitcode.Failure, fmt.Errorf("write the configuration: %w", err))
 	}
 	info := c.Info()
 	fmt.Fprintf(s.out, "dnecho mini cluster running on 127.0.0.1 (Ctrl-C to stop)\n")

@@ -10,18 +10,17 @@ import (
 	"golang.org/x/term"
 
 	"github.com/dnecho/dnecho/freon"
+	"github.com/dnecho/dnecho/internal/exitcode"
 	"github.com/dnecho/dnecho/ozone/echo"
 )
 
-// Exit statuses of the freon command.
+// Exit statuses of the freon command (internal/exitcode): Failure when any task failed or the
+// command died (Java's −1), Interrupted after Ctrl-C, Usage for a command line that cannot run —
+// freon itself exits 255 for its own option checks and 2 for picocli's; dnecho uses 2 for all.
 const (
-	// freonExitFailed is freon's exit status when any task failed or the command died (Java's −1).
-	freonExitFailed = 255
-	// exitInterrupted is the conventional status after Ctrl-C (128 + SIGINT).
-	exitInterrupted = 130
-	// exitUsage is a command line that cannot run: an unknown flag, a bad or missing value. freon
-	// itself exits 255 for its own option checks and 2 for picocli's; dnecho uses 2 for all.
-	exitUsage = 2
+	freonExitFailed = exitcode.Failure
+	exitInterrupted = exitcode.Interrupted
+	exitUsage       = exitcode.Usage
 )
 
 // dn-echo's own validation messages, verbatim (the "OM" wording is upstream's, copied from

@@ -157,7 +157,7 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 		CAFiles: f.cluster.TLSCA, User: f.cluster.Cluster.User,
 	}
 	if f.localCluster && f.cluster.Cluster.IsSet() {
-		return withCode(options.ExitInvalidConfig, errors.New("--local-cluster starts its own cluster: leave out --conf and --scm"))
+		return withCode(exitcode.InvalidConfig, errors.New("--local-cluster starts its own cluster: leave out --conf and --scm"))
 	}
 	if f.localCluster {
 		d, stop, err := startLocalCluster(f, scriptEnv, log)
