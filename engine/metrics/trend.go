@@ -34,23 +34,29 @@ func trendScale(contains ValueType) float64 {
 	return 1e3
 }
 
-// TrendSink aggregates a Trend: exact count, sum, min and max, and k6's percentiles. Use
-// NewTrendSink.
+// TrendSink aggregates a Trend: exact count, sum, min and max, and k6's percentiles.
+// NewTrendSink picks the unit; the zero value is a sink for default (unitless) values.
 type TrendSink struct {
-	s quantile.Store
+	s    quantile.Store
+	init bool // s was made by quantile.New
 }
 
 // NewTrendSink returns an empty trend sink whose histogram unit suits contains.
 func NewTrendSink(contains ValueType) *TrendSink {
-	return &TrendSink{s: *quantile.New(TrendExactSamples, trendScale(contains))}
+	return &TrendSink{s: *quantile.New(TrendExactSamples, trendScale(contains)), init: true}
 }
 
-func (t *TrendSink) store() *quantile.Store { return &t.s }
+func (t *TrendSink) store() *quantile.Store {
+	if !t.init {
+		t.s, t.init = *quantile.New(TrendExactSamples, trendScale(Default)), true
+	}
+	return &t.s
+}
 
 // Add implements Sink.
 func (t *TrendSink) Add(s Sample) {
 	if finite(s.Value) {
-		t.s.Add(s.Value)
+		t.store().Add(s.Value)
 	}
 }
 
@@ -59,7 +65,7 @@ func (t *TrendSink) IsEmpty() bool { return t.store().Count() == 0 }
 
 // Clone implements Sink. The copy's exact values are sorted, so reading percentiles from it never
 // writes, and several goroutines may read one clone.
-func (t *TrendSink) Clone() Sink { return &TrendSink{s: *t.s.Clone()} }
+func (t *TrendSink) Clone() Sink { return &TrendSink{s: *t.store().Clone(), init: true} }
 
 // Count is the number of values added.
 func (t *TrendSink) Count() int64 { return t.store().Count() }
