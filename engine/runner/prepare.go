@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"time"
 
@@ -32,6 +31,10 @@ type testRun struct {
 	opts      *options.Consolidated
 	ths       *threshold.Set // nil with --no-thresholds
 	outputs   []output.Output
+	outSet    *builtin.Set
+	// outputLoss is the *output.LossError of outputs that dropped samples, kept only when
+	// Config.FailOnOutputLoss asks for it to decide the exit code.
+	outputLoss error
 	delay     *startDelay
 	sched     *executor.Scheduler
 
@@ -137,22 +140,22 @@ func (t *testRun) buildThresholds() error {
 	return nil
 }
 
-// startOutputs builds and starts the -o outputs and connects them to the collector.
+// startOutputs builds and starts the -o outputs (and the web dashboard when K6_WEB_DASHBOARD
+// asks for it) and connects them to the collector.
 func (t *testRun) startOutputs() error {
-	for _, spec := range t.opts.Out {
-		o, err := builtin.New(spec, output.Params{
-			Env: t.cfg.SystemEnv, Stdout: t.cfg.Stdout,
-			SystemTags: t.opts.EnabledSystemTags(), Thresholds: t.ths,
-		})
-		if err != nil {
-			return &options.Error{Option: "output " + spec, Err: err}
-		}
-		if err := o.Start(); err != nil {
-			return withCodef(ExitGeneric, "output %s: start: %w", o.Description(), err)
-		}
-		t.outputs = append(t.outputs, o)
-		t.collector.AddOutput(o)
+	set, err := builtin.Open(t.opts.Out, output.Params{
+		Env: t.cfg.SystemEnv, Stdout: t.cfg.Stdout, Logger: t.log,
+		SystemTags: t.opts.EnabledSystemTags(), Thresholds: t.ths,
+	})
+	if err != nil {
+		return &options.Error{Option: "output", Err: err}
 	}
+	if err := set.Start(); err != nil {
+		return withCode(ExitGeneric, err)
+	}
+	t.outSet = set
+	t.outputs = set.Outputs()
+	t.collector.AddOutput(set)
 	return nil
 }
 
@@ -216,13 +219,22 @@ func (t *testRun) release() {
 	}
 }
 
-// stopOutputs flushes and stops the outputs once; errors are logged, as they do not change the
-// verdict of the test.
+// stopOutputs flushes and stops the outputs once and logs one line per output with what it
+// wrote and dropped. Losses do not change the verdict of the test unless Config.FailOnOutputLoss.
 func (t *testRun) stopOutputs() {
-	for _, o := range t.outputs {
-		if err := o.Stop(); err != nil {
-			t.log.Error(fmt.Sprintf("output %s: %v", o.Description(), err))
+	if t.outSet == nil {
+		return
+	}
+	results := t.outSet.Stop()
+	for _, r := range results {
+		if r.Lost() {
+			t.log.Warn(r.Line())
+		} else {
+			t.log.Info(r.Line())
 		}
+	}
+	if t.cfg.FailOnOutputLoss && t.outputLoss == nil {
+		t.outputLoss = builtin.Lost(results)
 	}
 	t.outputs = nil
 }
