@@ -35,8 +35,8 @@ type testRun struct {
 	// outputLoss is the *output.LossError of outputs that dropped samples, kept only when
 	// Config.FailOnOutputLoss asks for it to decide the exit code.
 	outputLoss error
-	delay     *startDelay
-	sched     *executor.Scheduler
+	delay      *startDelay
+	sched      *executor.Scheduler
 
 	started, ended time.Time // setup start, teardown end: the test run duration
 	summary        *summary.Data

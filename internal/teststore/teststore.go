@@ -131,4 +131,3 @@ func (s *server) Logf() string {
 	b, _ := os.ReadFile(s.log.Name())
 	return tail(strings.TrimSpace(string(b)), 4000)
 }
-

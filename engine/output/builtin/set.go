@@ -140,4 +140,3 @@ func Lost(results []Result) error {
 	}
 	return &output.LossError{Outputs: names}
 }
-

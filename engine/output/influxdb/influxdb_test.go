@@ -26,12 +26,16 @@ func TestConfigPrecedence(t *testing.T) {
 		}, writeURL: "http://localhost:8086/write?db=k6"},
 		{name: "env", env: map[string]string{"K6_INFLUXDB_ADDR": "https://influx:8086", "K6_INFLUXDB_DB": "ozone", "K6_INFLUXDB_PUSH_INTERVAL": "250ms",
 			"K6_INFLUXDB_CONCURRENT_WRITES": "2", "K6_INFLUXDB_PRECISION": "ms", "K6_INFLUXDB_RETENTION": "week", "K6_INFLUXDB_TAGS_AS_FIELDS": "url,datanode:string"},
-			check:    func(c Config) bool { return c.PushInterval == 250*time.Millisecond && c.ConcurrentWrites == 2 && len(c.TagsAsFields) == 2 },
+			check: func(c Config) bool {
+				return c.PushInterval == 250*time.Millisecond && c.ConcurrentWrites == 2 && len(c.TagsAsFields) == 2
+			},
 			writeURL: "https://influx:8086/write?db=ozone&precision=ms&rp=week"},
 		// The URL wins over the environment; the last path segment is the database, the rest a prefix.
 		{name: "url over env", env: map[string]string{"K6_INFLUXDB_DB": "envdb", "K6_INFLUXDB_USERNAME": "x"},
-			arg:      "http://u:p@h:8086/proxy/influx/mydb?consistency=one&tagsAsFields=url&tagsAsFields=iter:int&pushInterval=2s",
-			check:    func(c Config) bool { return c.Username == "u" && c.Password == "p" && c.PushInterval == 2*time.Second && len(c.TagsAsFields) == 2 },
+			arg: "http://u:p@h:8086/proxy/influx/mydb?consistency=one&tagsAsFields=url&tagsAsFields=iter:int&pushInterval=2s",
+			check: func(c Config) bool {
+				return c.Username == "u" && c.Password == "p" && c.PushInterval == 2*time.Second && len(c.TagsAsFields) == 2
+			},
 			writeURL: "http://h:8086/proxy/influx/write?consistency=one&db=mydb"},
 		{name: "trailing slash means no db", arg: "http://h:8086/", writeURL: "http://h:8086/write?db=k6"},
 		{name: "unknown parameter", arg: "http://h:8086/db?foo=1", wantErr: "influxdb URL parameter foo"},
@@ -96,4 +100,3 @@ func TestLineProtocol(t *testing.T) {
 		t.Error("NaN encoded")
 	}
 }
-
