@@ -24,9 +24,9 @@ func TestOutputPrometheus(t *testing.T) {
 		t.Errorf("account %v\n%s", a, r.all())
 	}
 	for q, v := range map[string]float64{
-		`sum(k6_dnecho_reqs_total{testid="gauges"})`:          want,
+		`sum(k6_dnecho_reqs_total{testid="gauges"})`:         want,
 		`sum(k6_dnecho_req_duration_count{testid="gauges"})`: want,
-		`max(k6_dnecho_req_failed_rate{testid="gauges"})`:     0,
+		`max(k6_dnecho_req_failed_rate{testid="gauges"})`:    0,
 		`count(k6_dnecho_req_duration_p99{testid="gauges"})`: 3, // one series per DataNode
 	} {
 		got := prom.Query(t, q, now)

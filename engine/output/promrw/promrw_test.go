@@ -47,8 +47,8 @@ func TestConfig(t *testing.T) {
 		"K6_PROMETHEUS_RW_TREND_STATS=p(101)":      "",
 		"K6_PROMETHEUS_RW_SIGV4_REGION=eu":         "",
 		"K6_PROMETHEUS_RW_TLS_MINIMUM_VERSION=1.1": "",
-		"":                                         "color=red",
-		"K6_PROMETHEUS_RW_HTTP_HEADERS=nocolon":    "",
+		"":                                      "color=red",
+		"K6_PROMETHEUS_RW_HTTP_HEADERS=nocolon": "",
 	} {
 		e := map[string]string{}
 		if k, v, ok := strings.Cut(env, "="); ok {
