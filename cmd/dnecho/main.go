@@ -13,6 +13,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/dnecho/dnecho/engine/output/otlp"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -82,6 +84,7 @@ func watchSignals() *signals {
 }
 
 func main() {
+	otlp.Version = version
 	sig := watchSignals()
 	code := execute(sig, streams{os.Stdin, os.Stdout, os.Stderr}, os.Args[1:])
 	sig.stop()
