@@ -28,6 +28,7 @@ import (
 
 	"github.com/dnecho/dnecho/engine/output"
 	"github.com/dnecho/dnecho/engine/output/csv"
+	"github.com/dnecho/dnecho/engine/output/dashboard"
 	"github.com/dnecho/dnecho/engine/output/influxdb"
 	"github.com/dnecho/dnecho/engine/output/json"
 	"github.com/dnecho/dnecho/engine/output/otlp"
@@ -54,6 +55,8 @@ func New(spec string, p output.Params) (output.Output, error) {
 		return promrw.New(p)
 	case "opentelemetry", "experimental-opentelemetry":
 		return otlp.New(p)
+	case "web-dashboard":
+		return dashboard.New(p)
 	case "cloud":
 		return nil, fmt.Errorf("output cloud (Grafana Cloud k6) is a proprietary service dnecho cannot use: send the results to your own or a hosted store with -o experimental-prometheus-rw (Prometheus, Grafana Cloud, Mimir), -o xk6-influxdb (InfluxDB 2.x, InfluxDB Cloud) or -o opentelemetry (any OTLP back end)")
 	}
