@@ -35,8 +35,9 @@ type Output struct {
 	batcher *output.Batcher
 	now     func() time.Time
 
-	col  *collector   // owned by the fold goroutine, then by Stop and Finish
-	data atomic.Value // []byte: the latest published document
+	col      *collector // owned by the fold goroutine, then by Stop and Finish
+	received atomic.Int64
+	data     atomic.Value // []byte: the latest published document
 
 	srv      *http.Server
 	listener net.Listener
@@ -58,6 +59,7 @@ func New(p output.Params) (*Output, error) {
 	o.col = newCollector(cfg.Period, time.Now(), p.Thresholds)
 	o.data.Store([]byte(`{"points":[]}`))
 	o.batcher = output.NewBatcher(min(time.Second, cfg.Period), o.fold)
+	o.batcher.SetLimit(output.DefaultPendingLimit)
 	return o, nil
 }
 
@@ -113,7 +115,10 @@ func (o *Output) handleData(w http.ResponseWriter, _ *http.Request) {
 }
 
 // AddSamples implements output.Output.
-func (o *Output) AddSamples(batch []metrics.Sample) { o.batcher.AddSamples(batch) }
+func (o *Output) AddSamples(batch []metrics.Sample) {
+	o.received.Add(int64(len(batch)))
+	o.batcher.AddSamples(batch)
+}
 
 func (o *Output) fold(batches [][]metrics.Sample) error {
 	for _, b := range batches {
@@ -147,6 +152,12 @@ func (o *Output) publish(final bool) {
 	if err == nil {
 		o.data.Store(b)
 	}
+}
+
+// Account implements output.Accounter: the dashboard drops samples only when its queue is full.
+func (o *Output) Account() output.Account {
+	d := o.batcher.Dropped()
+	return output.Account{Written: o.received.Load() - d, Dropped: d}
 }
 
 // Stop folds what is left into a last point and stops the page.

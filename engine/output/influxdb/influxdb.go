@@ -64,6 +64,7 @@ func New(p output.Params, v2 bool) (*Output, error) {
 	}
 	o.sender = sender.New(sender.Config{Name: name, Workers: cfg.ConcurrentWrites, Logger: log}, o.hint(send))
 	o.batcher = output.NewBatcher(cfg.PushInterval, o.flush)
+	o.batcher.SetLimit(output.DefaultPendingLimit)
 	return o, nil
 }
 
@@ -145,7 +146,7 @@ func (o *Output) Stop() error {
 // Account implements output.Accounter.
 func (o *Output) Account() output.Account {
 	w, d, err := o.sender.Account()
-	return output.Account{Written: w, Dropped: d + o.invalid.Load(), Err: err}
+	return output.Account{Written: w, Dropped: d + o.invalid.Load() + o.batcher.Dropped(), Err: err}
 }
 
 // flush encodes the queued samples into bodies of about MaxBodyBytes and hands them to the sender.

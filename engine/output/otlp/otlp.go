@@ -76,6 +76,7 @@ func New(p output.Params) (*Output, error) {
 	}
 	o.sender = sender.New(sender.Config{Name: "opentelemetry", Latest: true, Logger: log}, send)
 	o.batcher = output.NewBatcher(cfg.FlushInterval, o.fold)
+	o.batcher.SetLimit(output.DefaultPendingLimit)
 	return o, nil
 }
 
@@ -154,7 +155,7 @@ func (o *Output) Stop() error {
 // Account implements output.Accounter.
 func (o *Output) Account() output.Account {
 	w, _, err := o.sender.Account()
-	return output.Account{Written: w, Dropped: o.folded - w, Err: err}
+	return output.Account{Written: w, Dropped: o.folded - w + o.batcher.Dropped(), Err: err}
 }
 
 func (o *Output) fold(batches [][]metrics.Sample) error {

@@ -30,7 +30,7 @@ import (
 
 // FoldPeriod is how often queued samples are folded into the series between pushes, so that no
 // more than this much of the run's samples is held in memory.
-const FoldPeriod = 250 * time.Millisecond
+const FoldPeriod = 100 * time.Millisecond
 
 // Output aggregates samples per series and writes them to a remote-write endpoint.
 type Output struct {
@@ -76,6 +76,7 @@ func New(p output.Params) (*Output, error) {
 	o := &Output{cfg: cfg, post: post, now: time.Now, byPtr: map[seriesKey]*series{}, byKey: map[string]*series{}}
 	o.sender = sender.New(sender.Config{Name: "experimental-prometheus-rw", Latest: true, Logger: log}, post.Send)
 	o.batcher = output.NewBatcher(min(FoldPeriod, cfg.PushInterval), o.fold)
+	o.batcher.SetLimit(output.DefaultPendingLimit)
 	return o, nil
 }
 
@@ -136,7 +137,7 @@ func (o *Output) Stop() error {
 // dropped.
 func (o *Output) Account() output.Account {
 	w, _, err := o.sender.Account()
-	return output.Account{Written: w, Dropped: o.folded - w, Err: err}
+	return output.Account{Written: w, Dropped: o.folded - w + o.batcher.Dropped(), Err: err}
 }
 
 func (o *Output) fold(batches [][]metrics.Sample) error {
