@@ -80,9 +80,7 @@ func (o *Output) headers() http.Header {
 	case o.cfg.V2:
 		h.Set("Authorization", "Token "+o.cfg.Token)
 	case o.cfg.Username != "":
-		r := &http.Request{Header: http.Header{}}
-		r.SetBasicAuth(o.cfg.Username, o.cfg.Password)
-		h.Set("Authorization", r.Header.Get("Authorization"))
+		h.Set("Authorization", sender.BasicAuth(o.cfg.Username, o.cfg.Password))
 	}
 	return h
 }

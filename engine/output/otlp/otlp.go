@@ -44,20 +44,11 @@ type Output struct {
 	now     func() time.Time
 
 	// Owned by the fold goroutine (and by Stop after it ended).
-	byKey      map[string]*series
-	byPtr      map[seriesKey]*series
-	order      []*series
+	series     *output.SeriesIndex[*series]
 	folded     int64
 	start      time.Time
 	lastExport time.Time
 }
-
-type seriesKey struct {
-	m *metrics.Metric
-	t *metrics.Tags
-}
-
-const maxPtrCache = 16384
 
 // New builds the output from the K6_OTEL_* environment.
 func New(p output.Params) (*Output, error) {
@@ -69,7 +60,7 @@ func New(p output.Params) (*Output, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	o := &Output{cfg: cfg, now: time.Now, byKey: map[string]*series{}, byPtr: map[seriesKey]*series{}}
+	o := &Output{cfg: cfg, now: time.Now, series: output.NewSeriesIndex(newSeries)}
 	send, err := o.transport()
 	if err != nil {
 		return nil, fmt.Errorf("opentelemetry: %w", err)
@@ -93,9 +84,7 @@ func (o *Output) transport() (sender.SendFunc, error) {
 		}
 		h := http.Header{"Content-Type": {"application/x-protobuf"}, "User-Agent": {"dnecho"}}
 		if c.HTTPUsername != "" {
-			r := &http.Request{Header: http.Header{}}
-			r.SetBasicAuth(c.HTTPUsername, c.HTTPPassword)
-			h.Set("Authorization", r.Header.Get("Authorization"))
+			h.Set("Authorization", sender.BasicAuth(c.HTTPUsername, c.HTTPPassword))
 		}
 		for k, v := range c.Headers {
 			h.Set(k, v)
@@ -142,7 +131,7 @@ func (o *Output) AddSamples(batch []metrics.Sample) { o.batcher.AddSamples(batch
 // Stop folds what is queued, exports the final values and waits, bounded, for the export.
 func (o *Output) Stop() error {
 	err := o.batcher.Stop()
-	if len(o.order) > 0 {
+	if len(o.series.All()) > 0 {
 		o.sender.Enqueue(o.payload())
 	}
 	o.sender.Stop()
@@ -165,34 +154,15 @@ func (o *Output) fold(batches [][]metrics.Sample) error {
 			if s.Metric == nil {
 				continue
 			}
-			o.lookup(s.Metric, s.Tags).add(s.Value, uint64(s.Time.UnixNano()))
+			o.series.Get(s.Metric, s.Tags).add(s.Value, uint64(s.Time.UnixNano()))
 			o.folded++
 		}
 	}
-	if now := o.now(); now.Sub(o.lastExport) >= o.cfg.ExportInterval && len(o.order) > 0 {
+	if now := o.now(); now.Sub(o.lastExport) >= o.cfg.ExportInterval && len(o.series.All()) > 0 {
 		o.lastExport = now
 		o.sender.Enqueue(o.payload())
 	}
 	return nil
-}
-
-func (o *Output) lookup(m *metrics.Metric, tags *metrics.Tags) *series {
-	k := seriesKey{m, tags}
-	if s := o.byPtr[k]; s != nil {
-		return s
-	}
-	key := m.Name + "\x00" + tags.Key()
-	s := o.byKey[key]
-	if s == nil {
-		s = newSeries(m, tags)
-		o.byKey[key] = s
-		o.order = append(o.order, s)
-	}
-	if len(o.byPtr) >= maxPtrCache {
-		clear(o.byPtr)
-	}
-	o.byPtr[k] = s
-	return s
 }
 
 // payload is an ExportMetricsServiceRequest with every series, cumulative since Start.
@@ -200,7 +170,7 @@ func (o *Output) payload() sender.Payload {
 	start, now := uint64(o.start.UnixNano()), uint64(o.now().UnixNano())
 	byMetric := map[*metrics.Metric]*metricspb.Metric{}
 	scope := &metricspb.ScopeMetrics{Scope: &commonpb.InstrumentationScope{Name: "k6"}}
-	for _, s := range o.order {
+	for _, s := range o.series.All() {
 		m := byMetric[s.metric]
 		if m == nil {
 			m = instrument(s.metric, o.cfg.MetricPrefix)

@@ -41,21 +41,11 @@ type Output struct {
 	now     func() time.Time
 
 	// Owned by the fold goroutine (and by Stop after it ended).
-	byPtr    map[seriesKey]*series
-	byKey    map[string]*series
-	order    []*series
+	series   *output.SeriesIndex[*series]
 	folded   int64 // samples folded in
 	lastPush time.Time
 	lastTS   int64 // ms of the last push
 }
-
-type seriesKey struct {
-	m *metrics.Metric
-	t *metrics.Tags
-}
-
-// maxPtrCache bounds the identity cache in front of the series map.
-const maxPtrCache = 16384
 
 // New builds the output from -o experimental-prometheus-rw[=k=v,...].
 func New(p output.Params) (*Output, error) {
@@ -73,7 +63,10 @@ func New(p output.Params) (*Output, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	post := sender.HTTPPost{Client: client, URL: cfg.URL, Header: headers(cfg)}
-	o := &Output{cfg: cfg, post: post, now: time.Now, byPtr: map[seriesKey]*series{}, byKey: map[string]*series{}}
+	native := cfg.NativeHistogram
+	o := &Output{cfg: cfg, post: post, now: time.Now, series: output.NewSeriesIndex(func(m *metrics.Metric, t *metrics.Tags) *series {
+		return newSeries(m, t, native)
+	})}
 	o.sender = sender.New(sender.Config{Name: "experimental-prometheus-rw", Latest: true, Logger: log}, post.Send)
 	o.batcher = output.NewBatcher(min(FoldPeriod, cfg.PushInterval), o.fold)
 	o.batcher.SetLimit(output.DefaultPendingLimit)
@@ -87,9 +80,7 @@ func headers(c Config) http.Header {
 		"X-Prometheus-Remote-Write-Version": {"0.1.0"}, "User-Agent": {"dnecho"},
 	}
 	if c.Username != "" {
-		r := &http.Request{Header: http.Header{}}
-		r.SetBasicAuth(c.Username, c.Password)
-		h.Set("Authorization", r.Header.Get("Authorization"))
+		h.Set("Authorization", sender.BasicAuth(c.Username, c.Password))
 	}
 	for k, v := range c.Headers {
 		h.Set(k, v)
@@ -118,11 +109,11 @@ func (o *Output) AddSamples(batch []metrics.Sample) { o.batcher.AddSamples(batch
 // waits, bounded, for the writes.
 func (o *Output) Stop() error {
 	err := o.batcher.Stop()
-	if len(o.order) > 0 {
+	if len(o.series.All()) > 0 {
 		o.sender.Enqueue(o.payload(false))
 	}
 	o.sender.Stop()
-	if o.cfg.StaleMarkers && len(o.order) > 0 {
+	if o.cfg.StaleMarkers && len(o.series.All()) > 0 {
 		// After the final values are in (a queued payload would replace them), as k6 does.
 		ctx, cancel := context.WithTimeout(context.Background(), DefaultTimeout)
 		defer cancel()
@@ -147,11 +138,11 @@ func (o *Output) fold(batches [][]metrics.Sample) error {
 			if s.Metric == nil {
 				continue
 			}
-			o.lookup(s.Metric, s.Tags).add(s.Value)
+			o.series.Get(s.Metric, s.Tags).add(s.Value)
 			o.folded++
 		}
 	}
-	if now := o.now(); now.Sub(o.lastPush) >= o.cfg.PushInterval && len(o.order) > 0 {
+	if now := o.now(); now.Sub(o.lastPush) >= o.cfg.PushInterval && len(o.series.All()) > 0 {
 		o.lastPush = now
 		o.sender.Enqueue(o.payload(false))
 	}
@@ -160,25 +151,6 @@ func (o *Output) fold(batches [][]metrics.Sample) error {
 
 // lookup finds the series of (m, tags): by identity first (the engine shares tag sets between
 // samples), then by content (equal sets built by different VUs are one series).
-func (o *Output) lookup(m *metrics.Metric, tags *metrics.Tags) *series {
-	k := seriesKey{m, tags}
-	if s := o.byPtr[k]; s != nil {
-		return s
-	}
-	key := m.Name + "\x00" + tags.Key()
-	s := o.byKey[key]
-	if s == nil {
-		s = newSeries(m, tags, o.cfg.NativeHistogram)
-		o.byKey[key] = s
-		o.order = append(o.order, s)
-	}
-	if len(o.byPtr) >= maxPtrCache {
-		clear(o.byPtr)
-	}
-	o.byPtr[k] = s
-	return s
-}
-
 // payload is a write of every series at the current time (or of stale markers just after the
 // last write), in increasing time order.
 func (o *Output) payload(stale bool) sender.Payload {
@@ -188,7 +160,7 @@ func (o *Output) payload(stale bool) sender.Payload {
 	}
 	o.lastTS = ts
 	req := &promrwpb.WriteRequest{}
-	for _, s := range o.order {
+	for _, s := range o.series.All() {
 		req.Timeseries = s.appendTimeSeries(req.Timeseries, o.cfg.TrendStats, ts, stale)
 	}
 	// Marshalling these messages cannot fail; an empty body would only be refused by the store.

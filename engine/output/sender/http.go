@@ -105,6 +105,13 @@ func (h HTTPPost) Send(ctx context.Context, body []byte) error {
 	return err
 }
 
+// BasicAuth is the Authorization header value of HTTP basic authentication.
+func BasicAuth(user, password string) string {
+	r := &http.Request{Header: http.Header{}}
+	r.SetBasicAuth(user, password)
+	return r.Header.Get("Authorization")
+}
+
 // StatusError describes a failed HTTP answer with the start of its body (stores explain there).
 func StatusError(resp *http.Response) error {
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
