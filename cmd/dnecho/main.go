@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dnecho/dnecho/engine/output/otlp"
 	"github.com/dnecho/dnecho/internal/exitcode"
 )
 
@@ -84,6 +85,7 @@ func watchSignals() *signals {
 }
 
 func main() {
+	otlp.Version = version
 	sig := watchSignals()
 	code := execute(sig, streams{os.Stdin, os.Stdout, os.Stderr}, os.Args[1:])
 	sig.stop()

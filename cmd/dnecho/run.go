@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -29,6 +30,9 @@ import (
 // sets it when the user did not.
 const envSCM = "DNECHO_SCM"
 
+// envFailOnOutputLoss is the environment form of --fail-on-output-loss.
+const envFailOnOutputLoss = "DNECHO_FAIL_ON_OUTPUT_LOSS"
+
 // runFlags are the command line of `dnecho run`: k6's flags for our surface, then ours.
 type runFlags struct {
 	vus, iterations                    int64
@@ -40,6 +44,8 @@ type runFlags struct {
 	systemTags, logFormat, config      string
 	quiet, noColor, verbose, throw     bool
 	noThresholds, noSetup, noTeardown  bool
+
+	failOnOutputLoss bool
 
 	// cluster holds --conf, -D, --scm, --tls-ca and --user: the dnecho.Client defaults.
 	cluster echo.Spec
@@ -66,6 +72,7 @@ stops it at once; the summary is printed and the exit code is 105.
 
 Exit codes: 0 success, 99 thresholds crossed, 100 setup timeout, 101 teardown timeout,
 104 invalid options, 105 interrupted, 107 script error, 108 exec.test.abort(), 110 exec.test.fail(),
+111 an output dropped samples (only with --fail-on-output-loss),
 255 results not written (an output, --summary-export) or another failure.
 
 A dnecho.Client whose options name no cluster (no scm, no conf) uses --conf/--scm (with -D,
@@ -91,7 +98,8 @@ and stops it at the end.`,
 	fl.StringArrayVarP(&f.stages, "stage", "s", nil, "ramping stage DURATION:TARGET, repeatable (ramping-vus)")
 	fl.StringArrayVarP(&f.env, "env", "e", nil, "set __ENV variable NAME=VALUE, repeatable")
 	fl.BoolVar(&f.includeSystemEnv, "include-system-env-vars", true, "pass the system environment to the script's __ENV")
-	fl.StringArrayVarP(&f.out, "out", "o", nil, "output samples: json=FILE or csv=FILE ('-' is stdout, .gz compresses), repeatable")
+	fl.StringArrayVarP(&f.out, "out", "o", nil, "output samples, repeatable: json[=FILE], csv[=FILE], influxdb=URL, xk6-influxdb[=URL],\nexperimental-prometheus-rw, opentelemetry, web-dashboard[=PARAMS] (see README)")
+	fl.BoolVar(&f.failOnOutputLoss, "fail-on-output-loss", false, "exit with code 111 when an output dropped samples (also "+envFailOnOutputLoss+"=true)")
 	fl.StringVar(&f.summaryExport, "summary-export", "", "write the end-of-test summary as JSON to FILE")
 	fl.StringVar(&f.summaryMode, "summary-mode", options.DefaultSummaryMode, "end-of-test summary: compact, full or disabled")
 	fl.StringVar(&f.summaryTrendStats, "summary-trend-stats", "", "trend stats in the summary, e.g. avg,min,med,max,p(90),p(99),count")
@@ -169,11 +177,18 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 		defaults = d
 	}
 
+	failOnLoss := f.failOnOutputLoss
+	if v, ok := sysEnv[envFailOnOutputLoss]; ok && !cmd.Flags().Changed("fail-on-output-loss") {
+		if failOnLoss, err = strconv.ParseBool(v); err != nil {
+			return withCode(exitcode.InvalidConfig, fmt.Errorf("%s=%q: use true or false", envFailOnOutputLoss, v))
+		}
+	}
 	_, err = runner.Run(sig.soft, runner.Config{
 		Script: script, Source: source, Layers: layers, Env: scriptEnv, SystemEnv: sysEnv,
 		Stdout: s.out, Stderr: s.err, StdoutTTY: outTTY, StderrTTY: errTTY,
 		Logger: log, Display: disp, Hard: sig.hard, Breakdowns: dnechoBreakdowns(),
-		Modules: map[string]modules.Factory{dnechoext.ImportPath: dnechoext.Factory(defaults)},
+		Modules:          map[string]modules.Factory{dnechoext.ImportPath: dnechoext.Factory(defaults)},
+		FailOnOutputLoss: failOnLoss,
 	})
 	if err != nil {
 		return withCode(runner.ExitCode(err), err)

@@ -15,6 +15,9 @@ type Batcher struct {
 
 	mu      sync.Mutex
 	pending [][]metrics.Sample
+	queued  int   // samples in pending
+	limit   int   // 0: unbounded
+	dropped int64 // samples refused because pending was full
 	err     error // first flush error
 
 	stop, done chan struct{}
@@ -52,20 +55,45 @@ func (b *Batcher) loop() {
 	}
 }
 
-// AddSamples queues a batch.
+// DefaultPendingLimit is the queue bound network outputs and the dashboard use: about 60 MB of
+// samples, seconds of the fastest load, so a flush goroutine starved of CPU cannot grow memory
+// without end.
+const DefaultPendingLimit = 1 << 20
+
+// SetLimit bounds the samples waiting for the next flush; batches beyond it are dropped and
+// counted (Dropped). Call it before Start.
+func (b *Batcher) SetLimit(samples int) {
+	b.mu.Lock()
+	b.limit = samples
+	b.mu.Unlock()
+}
+
+// Dropped is the number of samples refused because the queue was full.
+func (b *Batcher) Dropped() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.dropped
+}
+
+// AddSamples queues a batch, or drops it when the queue is at its limit.
 func (b *Batcher) AddSamples(batch []metrics.Sample) {
 	if len(batch) == 0 {
 		return
 	}
 	b.mu.Lock()
-	b.pending = append(b.pending, batch)
+	if b.limit > 0 && b.queued+len(batch) > b.limit {
+		b.dropped += int64(len(batch))
+	} else {
+		b.pending = append(b.pending, batch)
+		b.queued += len(batch)
+	}
 	b.mu.Unlock()
 }
 
 func (b *Batcher) flushPending() {
 	b.mu.Lock()
 	batches := b.pending
-	b.pending = nil
+	b.pending, b.queued = nil, 0
 	b.mu.Unlock()
 	if len(batches) == 0 {
 		return

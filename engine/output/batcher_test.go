@@ -84,3 +84,24 @@ func TestParseSpec(t *testing.T) {
 		t.Error("EnabledSystemTags")
 	}
 }
+
+// A full queue drops whole batches and counts them, without blocking the producer.
+func TestBatcherLimit(t *testing.T) {
+	var got int
+	b := NewBatcher(time.Hour, func(batches [][]metrics.Sample) error {
+		for _, x := range batches {
+			got += len(x)
+		}
+		return nil
+	})
+	b.SetLimit(5)
+	for range 4 {
+		b.AddSamples(make([]metrics.Sample, 2))
+	}
+	if err := b.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if got != 4 || b.Dropped() != 4 {
+		t.Errorf("flushed %d, dropped %d; want 4 and 4", got, b.Dropped())
+	}
+}

@@ -4,6 +4,7 @@ package output
 
 import (
 	"io"
+	"log/slog"
 	"strings"
 
 	"github.com/dnecho/dnecho/engine/metrics"
@@ -28,8 +29,11 @@ type Params struct {
 	Stdout io.Writer         // destination for "-"; nil means os.Stdout
 	// SystemTags are the enabled system tags; nil means metrics.DefaultSystemTags().
 	SystemTags []string
-	// Thresholds, when set, are described in the json output's Metric lines.
+	// Thresholds, when set, are described in the json output's Metric lines and shown by the
+	// web dashboard.
 	Thresholds *threshold.Set
+	// Logger receives the outputs' warnings (a store that is down); nil discards them.
+	Logger *slog.Logger
 }
 
 // EnabledSystemTags returns p.SystemTags or the default set.

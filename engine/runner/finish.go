@@ -11,6 +11,7 @@ import (
 
 	"github.com/dnecho/dnecho/engine/js/groups"
 	"github.com/dnecho/dnecho/engine/js/modules"
+	"github.com/dnecho/dnecho/engine/output"
 	"github.com/dnecho/dnecho/engine/summary"
 	"github.com/dnecho/dnecho/internal/exitcode"
 )
@@ -39,11 +40,15 @@ func (t *testRun) finish(runErr error) error {
 		}
 	}
 	unwritten = errors.Join(unwritten, t.summarize())
+	t.finishOutputs()
 	if reason, failed := t.script.Outcome().Failed(); failed && err == nil {
 		err = &modules.FailedError{Reason: reason}
 	}
 	if err == nil {
 		err = notWritten(nil, unwritten)
+	}
+	if err == nil {
+		err = t.outputLoss
 	}
 	return err
 }
@@ -55,6 +60,23 @@ func notWritten(err, unwritten error) error {
 		return nil
 	}
 	return withCode(exitcode.Failure, fmt.Errorf("the results were not all written: %w", unwritten))
+}
+
+// finishOutputs hands the summary to the outputs that want it after they stopped (the web
+// dashboard's HTML report). Failures are logged: the test's verdict is already known.
+func (t *testRun) finishOutputs() {
+	if t.outSet == nil || !t.outSet.WantsEnd() {
+		return
+	}
+	end := output.End{Summary: t.summary, Duration: t.duration()}
+	if t.summary != nil {
+		text := *t.summary
+		text.Options.NoColor = true
+		end.Text = text.Text()
+	}
+	if err := t.outSet.Finish(end); err != nil {
+		t.log.Error(err.Error())
+	}
 }
 
 // duration is the test run time: setup start to teardown end.

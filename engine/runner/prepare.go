@@ -35,8 +35,12 @@ type testRun struct {
 	opts      *options.Consolidated
 	ths       *threshold.Set // nil with --no-thresholds
 	outputs   []output.Output
-	delay     *startDelay
-	sched     *executor.Scheduler
+	outSet    *builtin.Set
+	// outputLoss is the *output.LossError of outputs that dropped samples, kept only when
+	// Config.FailOnOutputLoss asks for it to decide the exit code.
+	outputLoss error
+	delay      *startDelay
+	sched      *executor.Scheduler
 
 	started, ended time.Time // setup start, teardown end: the test run duration
 	summary        *summary.Data
@@ -140,22 +144,22 @@ func (t *testRun) buildThresholds() error {
 	return nil
 }
 
-// startOutputs builds and starts the -o outputs and connects them to the collector.
+// startOutputs builds and starts the -o outputs (and the web dashboard when K6_WEB_DASHBOARD
+// asks for it) and connects them to the collector.
 func (t *testRun) startOutputs() error {
-	for _, spec := range t.opts.Out {
-		o, err := builtin.New(spec, output.Params{
-			Env: t.cfg.SystemEnv, Stdout: t.cfg.Stdout,
-			SystemTags: t.opts.EnabledSystemTags(), Thresholds: t.ths,
-		})
-		if err != nil {
-			return &options.Error{Option: "output " + spec, Err: err}
-		}
-		if err := o.Start(); err != nil {
-			return withCodef(exitcode.Failure, "output %s: start: %w", o.Description(), err)
-		}
-		t.outputs = append(t.outputs, o)
-		t.collector.AddOutput(o)
+	set, err := builtin.Open(t.opts.Out, output.Params{
+		Env: t.cfg.SystemEnv, Stdout: t.cfg.Stdout, Logger: t.log,
+		SystemTags: t.opts.EnabledSystemTags(), Thresholds: t.ths,
+	})
+	if err != nil {
+		return &options.Error{Option: "output", Err: err}
 	}
+	if err := set.Start(); err != nil {
+		return withCode(exitcode.Failure, err)
+	}
+	t.outSet = set
+	t.outputs = set.Outputs()
+	t.collector.AddOutput(set)
 	return nil
 }
 
@@ -219,15 +223,28 @@ func (t *testRun) release() {
 	}
 }
 
-// stopOutputs flushes and stops the outputs once; it logs every failure and returns them.
+// stopOutputs flushes and stops the outputs once and logs one line per output with what it
+// wrote and dropped. It returns the outputs' own failures to finish (a file that could not be
+// written: the results are lost, whatever the test's verdict). Samples a store dropped do not
+// change the verdict unless Config.FailOnOutputLoss, as in k6.
 func (t *testRun) stopOutputs() error {
+	if t.outSet == nil {
+		return nil
+	}
+	results := t.outSet.Stop()
 	var errs []error
-	for _, o := range t.outputs {
-		if err := o.Stop(); err != nil {
-			err = fmt.Errorf("output %s: %w", o.Description(), err)
-			t.log.Error(err.Error())
-			errs = append(errs, err)
+	for _, r := range results {
+		if r.StopErr != nil {
+			errs = append(errs, fmt.Errorf("output %s: %w", r.Description, r.StopErr))
 		}
+		if r.Lost() {
+			t.log.Warn(r.Line())
+		} else {
+			t.log.Info(r.Line())
+		}
+	}
+	if t.cfg.FailOnOutputLoss && t.outputLoss == nil {
+		t.outputLoss = builtin.Lost(results)
 	}
 	t.outputs = nil
 	return errors.Join(errs...)

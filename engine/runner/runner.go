@@ -51,6 +51,10 @@ type Config struct {
 	Display Display
 	// Hard, when it ends, stops the test at once (a second Ctrl-C). Nil never ends.
 	Hard context.Context
+	// FailOnOutputLoss makes a run whose outputs dropped samples end with an *output.LossError
+	// (exit code output.ExitDataLost) when nothing else failed; by default, as in k6, losses are
+	// only reported.
+	FailOnOutputLoss bool
 }
 
 // Breakdown asks the summary for one line per value of Tag under Metric.

@@ -33,6 +33,11 @@ const (
 	// MarkedAsFailed: the script called exec.test.fail(); the test ran to its end.
 	MarkedAsFailed = 110
 
+	// OutputLoss: an output dropped samples and the user asked for that to fail the run
+	// (--fail-on-output-loss); k6 has no such code (it only warns), so dnecho picked one above
+	// k6's range.
+	OutputLoss = 111
+
 	// Interrupted: freon stopped by Ctrl-C (128 + SIGINT), after printing what ran.
 	Interrupted = 130
 	// Failure: anything else that failed. For freon, a task failed or the command could not run

@@ -21,8 +21,18 @@ func TestNew(t *testing.T) {
 			t.Errorf("%s: %v %v, want %s", spec, o, err, want)
 		}
 	}
-	if _, err := New("influxdb=http://x", output.Params{}); err == nil || err.Error() != `unsupported output type "influxdb": available are csv, json` {
+	if _, err := New("statsd", output.Params{}); err == nil || !strings.HasPrefix(err.Error(), `unsupported output type "statsd": available are csv, experimental-prometheus-rw, influxdb, json`) {
 		t.Errorf("unknown type: %v", err)
+	}
+	// Grafana Cloud k6 is refused in one line that names the outputs that reach cloud stores.
+	_, err := New("cloud", output.Params{})
+	if err == nil || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("cloud: %v", err)
+	}
+	for _, want := range []string{"experimental-prometheus-rw", "xk6-influxdb", "opentelemetry"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("cloud refusal %q does not name %s", err, want)
+		}
 	}
 	if _, err := New("csv=timeFormat=x", output.Params{}); err == nil {
 		t.Error("bad csv argument accepted")

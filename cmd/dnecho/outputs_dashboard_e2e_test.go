@@ -1,0 +1,114 @@
+package main
+
+import (
+	"math"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/dnecho/dnecho/internal/teststore"
+)
+
+// chartsDrawn is true when the page has its six charts, none blank, and the calls/s line drawn
+// in its colour (#2f6fde) on the first one.
+const chartsDrawn = `(() => {
+  const cs = [...document.querySelectorAll('canvas')];
+  if (cs.length < 6) return false;
+  const blank = c => { const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    for (let i = 3; i < d.length; i += 4) if (d[i]) return false; return true; };
+  if (cs.some(blank)) return false;
+  const d = cs[0].getContext('2d').getImageData(0, 0, cs[0].width, cs[0].height).data;
+  let line = 0;
+  for (let i = 0; i < d.length; i += 4)
+    if (Math.abs(d[i] - 47) < 40 && Math.abs(d[i+1] - 111) < 40 && Math.abs(d[i+2] - 222) < 40 && d[i+3] > 100) line++;
+  return line > 30;
+})()`
+
+// chartTotal integrates the calls/s chart of the report: Σ rate × period length.
+const chartTotal = `(() => {
+  const d = JSON.parse(document.getElementById('dnecho-data').textContent);
+  let prev = d.start, total = 0;
+  for (const p of d.points) { total += p.rps * (p.t - prev) / 1000; prev = p.t; }
+  return total;
+})()`
+
+// TestWebDashboard opens the live dashboard in headless Chromium during a run and the exported
+// report after it: the charts render, the page logs no error, and the report's numbers (its
+// summary and its calls/s chart) match the summary. Screenshots go to DNECHO_TEST_ARTIFACTS or
+// the test's temp dir.
+func TestWebDashboard(t *testing.T) {
+	t.Parallel()
+	browser := teststore.NewBrowser(t)
+	dir := t.TempDir()
+	report, export := filepath.Join(dir, "report.html"), filepath.Join(dir, "summary.json")
+	port := teststore.FreePort(t)
+	script := writeRunScript(t, "outputs.js", outputScript)
+	run := startRun(t, "-q", "--local-cluster", "-e", "DURATION=12s", "--summary-export", export,
+		"-o", "web-dashboard=port="+strconv.Itoa(port)+"&period=1s&export="+report, script)
+	run.waitFor(t, "web-dashboard: live page at http://127.0.0.1:"+strconv.Itoa(port))
+
+	browser.Do(t, 30*time.Second, chromedp.Navigate("http://127.0.0.1:"+strconv.Itoa(port)+"/"),
+		chromedp.Poll[chromedp.Void](`document.getElementById('stat-rps').textContent !== '–'`, chromedp.WithPollingTimeout(20*time.Second)))
+	browser.Do(t, 20*time.Second, chromedp.Poll[chromedp.Void](chartsDrawn, chromedp.WithPollingTimeout(15*time.Second)))
+	if s := teststore.Eval[string](t, browser, `document.getElementById('stat-state').textContent`); s != "running" {
+		t.Errorf("live page state %q, want running", s)
+	}
+	browser.Screenshot(t, "dashboard-live")
+	// Leave the page before the run ends: afterwards its polls find no server, which Chromium logs.
+	browser.Do(t, 10*time.Second, chromedp.Navigate("about:blank"))
+	if errs := browser.Errors(); len(errs) > 0 {
+		t.Errorf("live page errors: %q", errs)
+	}
+	seen := len(browser.Errors())
+
+	r := run.wait(t)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.all())
+	}
+	calls := float64(reqs(t, readExport(t, export)))
+
+	browser.Do(t, 30*time.Second, chromedp.Navigate("file://"+report),
+		chromedp.Poll[chromedp.Void](chartsDrawn, chromedp.WithPollingTimeout(15*time.Second)))
+	browser.Screenshot(t, "dashboard-report")
+	inSummary := teststore.Eval[string](t, browser, `document.querySelector('tr[data-metric="dnecho_reqs"] span[data-key="count"]').dataset.value`)
+	if inSummary != strconv.FormatFloat(calls, 'g', -1, 64) {
+		t.Errorf("report summary says %s calls, the summary export %v", inSummary, calls)
+	}
+	if total := teststore.Eval[float64](t, browser, chartTotal); math.Abs(total-calls) > 0.5 {
+		t.Errorf("report chart integrates to %v calls, the summary counts %v", total, calls)
+	}
+	for _, sel := range []string{"#summary-text", `tr[data-metric="dnecho_req_duration"]`} {
+		if !teststore.Eval[bool](t, browser, `document.querySelector('`+sel+`') !== null`) {
+			t.Errorf("report lacks %s", sel)
+		}
+	}
+	if b, err := os.ReadFile(report); err != nil || strings.Contains(string(b), "src=\"http") || strings.Contains(string(b), "href=\"http") {
+		t.Errorf("report is not self-contained (%v)", err)
+	}
+	if errs := browser.Errors()[seen:]; len(errs) > 0 {
+		t.Errorf("report page errors: %q", errs)
+	}
+}
+
+// TestWebDashboardPortInUse: a port in use is a warning; the run and its report go on.
+func TestWebDashboardPortInUse(t *testing.T) {
+	t.Parallel()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	report := filepath.Join(t.TempDir(), "r.html")
+	_, port, _ := net.SplitHostPort(l.Addr().String())
+	r, _ := runOutputs(t, []string{"K6_WEB_DASHBOARD=true", "K6_WEB_DASHBOARD_PORT=" + port, "K6_WEB_DASHBOARD_EXPORT=" + report, "DURATION=1s"})
+	mustContain(t, r, "web-dashboard: cannot listen on 127.0.0.1:"+port, "web-dashboard: report written to "+report)
+	if _, err := os.Stat(report); err != nil {
+		t.Error(err)
+	}
+}

@@ -1,0 +1,145 @@
+package builtin
+
+import (
+	"errors"
+	"fmt"
+	"sync/atomic"
+
+	"github.com/dnecho/dnecho/engine/metrics"
+	"github.com/dnecho/dnecho/engine/output"
+)
+
+// Set is the outputs of one run. It implements metrics.Pusher.
+type Set struct {
+	outs    []*counted
+	started int
+}
+
+// counted counts the samples an output received, for its end-of-run account.
+type counted struct {
+	output.Output
+	n atomic.Int64
+}
+
+// Result is the end-of-run account of one output.
+type Result struct {
+	Description string
+	output.Account
+	// StopErr is the output's own failure to finish (a file that could not be written or
+	// closed), as opposed to samples a store refused or that were dropped on the way.
+	StopErr error
+}
+
+// Line is the end-of-run line of the output.
+func (r Result) Line() string { return r.Account.Line(r.Description) }
+
+// Open builds the outputs of specs (-o values) and, when p.Env sets K6_WEB_DASHBOARD=true and no
+// spec names it, the web dashboard. Nothing is started: an error leaves nothing to release.
+func Open(specs []string, p output.Params) (*Set, error) {
+	specs = withDashboard(specs, p.Env)
+	s := &Set{}
+	for _, spec := range specs {
+		o, err := New(spec, p)
+		if err != nil {
+			return nil, fmt.Errorf("output %s: %w", spec, err)
+		}
+		s.outs = append(s.outs, &counted{Output: o})
+	}
+	return s, nil
+}
+
+// withDashboard adds "web-dashboard" when K6_WEB_DASHBOARD is true (k6's switch for it).
+func withDashboard(specs []string, env map[string]string) []string {
+	on, err := output.ParseBool("K6_WEB_DASHBOARD", env["K6_WEB_DASHBOARD"])
+	if err != nil || !on {
+		return specs
+	}
+	for _, s := range specs {
+		if typ, _ := output.ParseSpec(s); typ == "web-dashboard" {
+			return specs
+		}
+	}
+	return append(append([]string(nil), specs...), "web-dashboard")
+}
+
+// Start starts the outputs in order; when one fails, those already started are stopped.
+func (s *Set) Start() error {
+	for _, o := range s.outs {
+		if err := o.Start(); err != nil {
+			s.Stop()
+			return fmt.Errorf("output %s: start: %w", o.Description(), err)
+		}
+		s.started++
+	}
+	return nil
+}
+
+// Outputs returns the outputs, in -o order.
+func (s *Set) Outputs() []output.Output {
+	out := make([]output.Output, len(s.outs))
+	for i, o := range s.outs {
+		out[i] = o.Output
+	}
+	return out
+}
+
+// PushSamples hands the batch to every output.
+func (s *Set) PushSamples(batch []metrics.Sample) { s.AddSamples(batch) }
+
+// AddSamples is PushSamples under the name the collector's fan-out uses.
+func (s *Set) AddSamples(batch []metrics.Sample) {
+	for _, o := range s.outs {
+		o.n.Add(int64(len(batch)))
+		o.AddSamples(batch)
+	}
+}
+
+// Stop flushes and stops the started outputs and returns their accounts, in -o order. It is
+// idempotent: a second call returns nil.
+func (s *Set) Stop() []Result {
+	var res []Result
+	for _, o := range s.outs[:s.started] {
+		err := o.Stop()
+		res = append(res, Result{Description: o.Description(), Account: output.AccountOf(o.Output, o.n.Load(), err), StopErr: err})
+	}
+	s.started = 0
+	return res
+}
+
+// WantsEnd reports whether an output needs Finish (so a front end can skip building the text).
+func (s *Set) WantsEnd() bool {
+	for _, o := range s.outs {
+		if _, ok := o.Output.(output.Finisher); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// Finish tells the outputs that want it (the web dashboard) the end-of-test summary. Call it
+// after Stop.
+func (s *Set) Finish(end output.End) error {
+	var errs []error
+	for _, o := range s.outs {
+		if f, ok := o.Output.(output.Finisher); ok {
+			if err := f.Finish(end); err != nil {
+				errs = append(errs, fmt.Errorf("output %s: %w", o.Description(), err))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Lost returns a *output.LossError naming the outputs that dropped samples, or nil.
+func Lost(results []Result) error {
+	var names []string
+	for _, r := range results {
+		if r.Lost() {
+			names = append(names, fmt.Sprintf("%s dropped %d of %d", r.Description, r.Dropped, r.Received))
+		}
+	}
+	if names == nil {
+		return nil
+	}
+	return &output.LossError{Outputs: names}
+}

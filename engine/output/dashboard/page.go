@@ -1,0 +1,146 @@
+package dashboard
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"mime"
+	"net/http"
+	"os"
+	"path"
+	"strconv"
+	"time"
+
+	"github.com/dnecho/dnecho/engine/metrics"
+	"github.com/dnecho/dnecho/engine/output"
+	"github.com/dnecho/dnecho/engine/summary"
+)
+
+// assets holds the page, its script and style, and uPlot 1.6.32 (MIT, from npm; see
+// assets/uplot/LICENSE and NOTICE).
+//
+//go:embed assets/page.html assets/app.js assets/app.css assets/uplot/uPlot.iife.min.js assets/uplot/uPlot.min.css
+var assets embed.FS
+
+var pageTemplate = template.Must(template.ParseFS(assets, "assets/page.html"))
+
+// assetFiles are what the live page loads, by URL name.
+var assetFiles = map[string]string{
+	"app.js": "assets/app.js", "app.css": "assets/app.css",
+	"uPlot.iife.min.js": "assets/uplot/uPlot.iife.min.js", "uPlot.min.css": "assets/uplot/uPlot.min.css",
+}
+
+func handleAsset(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	file, ok := assetFiles[name]
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	b, _ := assets.ReadFile(file) // embedded: cannot fail
+	w.Header().Set("Content-Type", mime.TypeByExtension(path.Ext(name)))
+	_, _ = w.Write(b)
+}
+
+// pageData fills page.html: the live page (assets by URL, data polled) or the report (assets and
+// data inline, plus the summary).
+type pageData struct {
+	Live     bool
+	Inline   bool
+	PeriodMS int64
+
+	UPlotJS, AppJS   template.JS
+	UPlotCSS, AppCSS template.CSS
+	Config, Data     template.JS
+	Summary          *summaryDoc
+	Text             string
+}
+
+func page(w io.Writer, d pageData) error {
+	pollMS := min(max(d.PeriodMS/2, 250), 2000)
+	cfg, _ := json.Marshal(map[string]any{"live": d.Live, "pollMS": pollMS})
+	d.Config = template.JS(cfg)
+	return pageTemplate.Execute(w, d)
+}
+
+// summaryDoc is the end-of-test summary as the report shows it.
+type summaryDoc struct {
+	Duration string
+	Metrics  []summaryMetric
+}
+
+type summaryMetric struct {
+	Name, Type string
+	Values     []summaryValue
+	Thresholds []summaryThreshold
+}
+
+type summaryValue struct{ Key, Text, Raw string }
+
+type summaryThreshold struct {
+	Source string
+	OK     bool
+}
+
+func newSummaryDoc(d *summary.Data) *summaryDoc {
+	if d == nil {
+		return nil
+	}
+	out := &summaryDoc{Duration: d.Duration.Round(time.Millisecond).String()}
+	for _, m := range d.Metrics {
+		sm := summaryMetric{Name: m.Name, Type: m.Type.String()}
+		for _, v := range m.Values {
+			sm.Values = append(sm.Values, summaryValue{Key: v.Key, Text: formatValue(m.Contains, m.Type, v), Raw: strconv.FormatFloat(v.V, 'g', -1, 64)})
+		}
+		for _, t := range m.Thresholds {
+			sm.Thresholds = append(sm.Thresholds, summaryThreshold{Source: t.Source, OK: t.OK})
+		}
+		out.Metrics = append(out.Metrics, sm)
+	}
+	return out
+}
+
+func formatValue(contains metrics.ValueType, typ metrics.MetricType, v summary.Value) string {
+	switch {
+	case typ == metrics.Trend && v.Key != "count" && contains == metrics.Time:
+		return fmt.Sprintf("%.3fms", v.V)
+	case typ == metrics.Rate && v.Key == "rate":
+		return fmt.Sprintf("%.2f%%", 100*v.V)
+	case v.V == float64(int64(v.V)):
+		return strconv.FormatInt(int64(v.V), 10)
+	}
+	return strconv.FormatFloat(v.V, 'f', 3, 64)
+}
+
+// Finish writes the HTML report when K6_WEB_DASHBOARD_EXPORT asked for one: the charts' data, the
+// thresholds, the summary and the text report, with uPlot inline so that it opens without a
+// network.
+func (o *Output) Finish(end output.End) error {
+	if o.cfg.Export == "" {
+		return nil
+	}
+	doc := o.document(true)
+	data, err := json.Marshal(doc)
+	if err != nil {
+		return err
+	}
+	read := func(name string) string { b, _ := assets.ReadFile(name); return string(b) }
+	var buf bytes.Buffer
+	err = page(&buf, pageData{
+		Inline: true, PeriodMS: o.cfg.Period.Milliseconds(), Data: template.JS(data),
+		UPlotJS: template.JS(read("assets/uplot/uPlot.iife.min.js")), AppJS: template.JS(read("assets/app.js")),
+		UPlotCSS: template.CSS(read("assets/uplot/uPlot.min.css")), AppCSS: template.CSS(read("assets/app.css")),
+		Summary: newSummaryDoc(end.Summary), Text: end.Text,
+	})
+	if err == nil {
+		err = os.WriteFile(o.cfg.Export, buf.Bytes(), 0o644)
+	}
+	if err != nil {
+		return fmt.Errorf("web-dashboard report %s: %w", o.cfg.Export, err)
+	}
+	o.log.Info("web-dashboard: report written to " + o.cfg.Export)
+	return nil
+}

@@ -1,0 +1,133 @@
+// Package teststore starts the real stores the output tests write to (InfluxDB 1.x and
+// Prometheus from Debian's packages) on 127.0.0.1 with free ports and their data in the test's
+// temp dir, and finds headless Chromium. A missing package is installed when the test runs as
+// root (CI on a fresh Debian); otherwise the test is skipped with the command that installs it.
+package teststore
+
+import (
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Debian packages of the binaries the tests run.
+var packages = map[string]string{"influxd": "influxdb", "prometheus": "prometheus", "chromium": "chromium"}
+
+var installMu sync.Mutex
+
+// Binary returns the path of a server binary, installing its Debian package when running as
+// root, or skips the test when it cannot.
+func Binary(t testing.TB, name string) string {
+	t.Helper()
+	if p, err := exec.LookPath(name); err == nil {
+		return p
+	}
+	pkg := packages[name]
+	if os.Geteuid() != 0 {
+		t.Skipf("%s is missing and this is not root: install it with `apt-get install %s` (or run ./scripts/test-deps.sh as root)", name, pkg)
+	}
+	installMu.Lock()
+	defer installMu.Unlock()
+	if p, err := exec.LookPath(name); err == nil {
+		return p
+	}
+	// Another test binary may hold the dpkg lock: wait for it rather than fail.
+	cmd := exec.Command("apt-get", "-o", "DPkg::Lock::Timeout=600", "install", "-y", "-qq", "--no-install-recommends", pkg)
+	cmd.Env = append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("install %s: %v\n%s", pkg, err, out)
+	}
+	p, err := exec.LookPath(name)
+	if err != nil {
+		t.Fatalf("%s installed but %s not found: %v", pkg, name, err)
+	}
+	return p
+}
+
+// FreePort returns a TCP port on 127.0.0.1 that was free a moment ago.
+func FreePort(t testing.TB) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// FreeUDPPort returns a UDP port on 127.0.0.1 that was free a moment ago.
+func FreeUDPPort(t testing.TB) int {
+	t.Helper()
+	c, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	return c.LocalAddr().(*net.UDPAddr).Port
+}
+
+// server is a started store process, stopped (and waited for) at the end of the test.
+type server struct {
+	cmd *exec.Cmd
+	log *os.File
+}
+
+func start(t testing.TB, dir, bin string, args ...string) *server {
+	t.Helper()
+	logf, err := os.Create(filepath.Join(dir, filepath.Base(bin)+".log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start %s: %v", bin, err)
+	}
+	s := &server{cmd: cmd, log: logf}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		logf.Close()
+	})
+	return s
+}
+
+// waitReady polls url until it answers with want, for at most a minute (Debian's InfluxDB and
+// Prometheus start in a second or two; a loaded CI machine gets more).
+func (s *server) waitReady(t testing.TB, url string, want int) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		resp, err := http.Get(url)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == want {
+				return
+			}
+		}
+		if time.Now().After(deadline) || s.cmd.ProcessState != nil {
+			b, _ := os.ReadFile(s.log.Name())
+			t.Fatalf("%s not ready at %s: %v\n%s", filepath.Base(s.cmd.Path), url, err, tail(string(b), 3000))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
+
+// Logf reports a store's log file, for failure messages.
+func (s *server) Logf() string {
+	b, _ := os.ReadFile(s.log.Name())
+	return tail(strings.TrimSpace(string(b)), 4000)
+}
