@@ -3,8 +3,9 @@ package output
 import (
 	"errors"
 	"fmt"
-	"github.com/dnecho/dnecho/internal/exitcode"
 	"strings"
+
+	"github.com/dnecho/dnecho/internal/exitcode"
 )
 
 // Account is what an output did with the samples it received, reported in one line at the end of
