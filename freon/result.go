@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -104,4 +105,12 @@ func (r *Result) reportAt(at time.Time) reportData {
 			"count, min, max, mean and stddev are exact", r.SampleCap, bytesPerSample, histDigits)
 	}
 	return rep
+}
+
+// ReportText is the report as the console layout shows it at time at, for front ends that keep
+// a copy (the web dashboard's HTML export).
+func (r *Result) ReportText(at time.Time) string {
+	var b strings.Builder
+	_ = writeConsoleReport(&b, at, r.reportAt(at), consoleOptions{}) // a strings.Builder never fails
+	return b.String()
 }

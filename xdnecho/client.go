@@ -8,6 +8,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/dnecho/dnecho/engine/js/modules"
+	"github.com/dnecho/dnecho/internal/echometrics"
 	"github.com/dnecho/dnecho/ozone/echo"
 )
 
@@ -75,14 +76,13 @@ func (i *instance) newClient(arg goja.Value) (*client, error) {
 	case err != nil:
 		return nil, fmt.Errorf("container %d: %w", cfg.spec.ContainerID, err)
 	}
-	spec := sess.Spec()
 	return &client{
 		inst:  i,
 		cfg:   cfg,
 		sess:  sess,
 		calls: map[echo.Request]*echo.Call{},
 		memo:  &requestMemo{},
-		tags:  newTagCache(cfg.tags, spec.ContainerID, sess.Target().PipelineID(), string(spec.Stream)),
+		tags:  newTagCache(echometrics.FixedTags(cfg.tags, sess)),
 	}, nil
 }
 
@@ -112,7 +112,7 @@ func (c *client) echo(call goja.FunctionCall) goja.Value {
 	if req.tags != nil {
 		tags = tags.Merge(req.tags)
 	}
-	c.inst.metrics.push(vu, time.Now(), tags, res.Latency, res.Err != nil, res.BytesSent, res.BytesReceived)
+	push(c.inst.metrics, vu, time.Now(), tags, &res)
 	if res.Err != nil && req.throw {
 		modules.Throw(rt, fmt.Errorf("dnecho: echo to DataNode %s (%s) failed: %s: %s",
 			res.DataNode.UUID, res.DataNode.Addr, res.Label, res.Message))

@@ -6,8 +6,8 @@ import (
 
 	"github.com/dnecho/dnecho/engine/exec"
 	"github.com/dnecho/dnecho/engine/metrics"
+	"github.com/dnecho/dnecho/internal/echometrics"
 	"github.com/dnecho/dnecho/minicluster"
-	"github.com/dnecho/dnecho/ozone/echo"
 )
 
 func TestSamplesAndTags(t *testing.T) {
@@ -31,7 +31,8 @@ export default function () {
 	dn := c.DataNodes()[0].UUID()
 	base := map[string]string{
 		"scenario": "sc", "sct": "x", "group": "", "team": "storage",
-		TagDataNode: dn, TagContainer: "2", TagPipeline: c.PipelineID(), TagResult: "SUCCESS", TagStream: "reuse",
+		echometrics.TagDataNode: dn, echometrics.TagContainer: "2", echometrics.TagPipeline: c.PipelineID(),
+		echometrics.TagResult: "SUCCESS", echometrics.TagStream: "reuse",
 	}
 	with := func(extra map[string]string) map[string]string {
 		m := map[string]string{}
@@ -57,8 +58,8 @@ export default function () {
 		{MetricReqDuration, metrics.Trend, func(v float64) bool { return v > 0 && v < 5000 }},
 		{MetricReqs, metrics.Counter, func(v float64) bool { return v == 1 }},
 		{MetricReqFailed, metrics.Rate, func(v float64) bool { return v == 0 }},
-		{MetricDataSent, metrics.Counter, func(v float64) bool { return int(v) == sent }},
-		{MetricDataReceived, metrics.Counter, func(v float64) bool { return v > 100 && v < 200 }},
+		{echometrics.DataSent, metrics.Counter, func(v float64) bool { return int(v) == sent }},
+		{echometrics.DataReceived, metrics.Counter, func(v float64) bool { return v > 100 && v < 200 }},
 	} {
 		samples := rn.out.ByName(m.name)
 		if len(samples) != 3 {
@@ -104,7 +105,7 @@ export default function () { client.echo(); }`, clusterEnv(c))
 	if len(samples) != 2 || samples[0].Value != 0 || samples[1].Value != 1 {
 		t.Fatalf("dnecho_req_failed samples: %+v", samples)
 	}
-	if r, _ := samples[1].Tags.Get(TagResult); r != "UNAVAILABLE" {
+	if r, _ := samples[1].Tags.Get(echometrics.TagResult); r != "UNAVAILABLE" {
 		t.Errorf("result tag of the failed call = %q", r)
 	}
 	if d, _ := samples[1].Tags.Get(TagDataNode); d != c.DataNodes()[0].UUID() {
@@ -114,7 +115,7 @@ export default function () { client.echo(); }`, clusterEnv(c))
 
 // TestTagCacheReuse checks the hot path: the same VU tags and outcome give the same tag set.
 func TestTagCacheReuse(t *testing.T) {
-	tc := newTagCache(map[string]string{"a": "1"}, 5, "p", string(echo.StreamNew))
+	tc := newTagCache(metrics.NewTags(map[string]string{"a": "1", "container": "5", "pipeline": "p", "stream": "new"}))
 	vuTags := metrics.NewTags(map[string]string{"scenario": "s"})
 	t1 := tc.get(vuTags, "dn1", "SUCCESS")
 	if t2 := tc.get(vuTags, "dn1", "SUCCESS"); t2 != t1 {

@@ -24,6 +24,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/dnecho/dnecho/engine/js/modules"
+	"github.com/dnecho/dnecho/internal/echometrics"
 	"github.com/dnecho/dnecho/ozone/echo"
 )
 
@@ -41,7 +42,7 @@ type Root struct {
 	sessions *echo.Group
 
 	mu      sync.Mutex
-	metrics *echoMetrics
+	metrics *echometrics.Set
 	logger  *slog.Logger // the test's, from the first VU
 }
 
@@ -94,7 +95,7 @@ func (r *Root) Close() error {
 type instance struct {
 	root    *Root
 	vu      modules.VU
-	metrics *echoMetrics
+	metrics *echometrics.Set
 	// strs caches the JS strings of result names, DataNode ids and addresses, which repeat on
 	// every call.
 	strs map[string]goja.Value

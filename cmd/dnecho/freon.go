@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -52,6 +53,8 @@ type dnEchoFlags struct {
 	payloadRespKB int
 	ratis         bool
 	report        string
+	out           []string
+	failOnLoss    bool
 }
 
 func newDNEchoCommand(sig *signals, s streams) *cobra.Command {
@@ -124,6 +127,10 @@ func (f *dnEchoFlags) addFlags(cmd *cobra.Command) {
 	sf.addBool(echo.FieldNoReresolve, "no-reresolve", "Keep the pipeline found at the start, like the Java tool")
 	sf.addBool(echo.FieldUncapped, "payload-resp-uncapped", "Send --payload-resp in full instead of freon's 2097151-byte cap\n(DataNode errors above its limits are counted by result, not fatal)")
 	fl.StringVar(&f.report, "report", "auto", "Report format: auto (console on a terminal, log lines otherwise), console or log")
+	fl.StringArrayVarP(&f.out, "out", "o", nil, "Also send every call's dnecho_* samples to an output, as `dnecho run -o` does:\n"+
+		"json=FILE, csv=FILE, influxdb=URL, xk6-influxdb, experimental-prometheus-rw, opentelemetry, web-dashboard (repeatable;\n"+
+		"K6_* environment variables configure them; K6_WEB_DASHBOARD_EXPORT=report.html keeps the dashboard with this report)")
+	fl.BoolVar(&f.failOnLoss, "fail-on-output-loss", false, "Exit 111 when an output dropped samples (by default it is only reported)")
 	sf.add(echo.FieldUser, "user", "", "name", "", "Hadoop RPC user name (default $HADOOP_USER_NAME or the OS user)")
 }
 
@@ -174,16 +181,26 @@ func runDNEcho(sig *signals, s streams, f *dnEchoFlags) error {
 		_ = logw.Log(freon.ThreadMain, freon.LevelWarn, freon.LoggerDNEcho, msgReadOnlyForced)
 	}
 	_ = logw.Log(freon.ThreadMain, freon.LevelInfo, freon.LoggerDNEchoNotes, "Target: "+sess.Target().Describe())
+	outs, err := openFreonOutputs(f.out, environ(), sess, f.run.Threads, s, logw)
+	if err != nil {
+		return err
+	}
 	res, err := freon.Session{
 		Options: f.run, Prefix: freon.ResolvePrefix(f.run.Prefix, os.Getenv, randIndex),
 		Interactive: interactive, Out: s.out, Log: logw,
 		Task: func(ctx context.Context, taskID int) freon.Outcome {
 			r := sess.Echo(ctx, uint64(taskID))
+			outs.record(taskID, &r)
 			return freon.Outcome{Latency: r.Latency, Err: r.Err, Label: r.Label, Interrupted: r.Interrupted}
 		},
 	}.Run(sig.soft)
 	if err != nil {
+		_ = outs.close("", 0, false)
 		return withCode(freonExitFailed, err)
+	}
+	now := time.Now()
+	if err := outs.close(res.ReportText(now), now.Sub(res.Start), f.failOnLoss); err != nil {
+		return err
 	}
 	switch {
 	case res.Cancelled && f.run.Duration != "":

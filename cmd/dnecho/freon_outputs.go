@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/dnecho/dnecho/engine/metrics"
+	"github.com/dnecho/dnecho/engine/output"
+	"github.com/dnecho/dnecho/engine/output/builtin"
+	"github.com/dnecho/dnecho/freon"
+	"github.com/dnecho/dnecho/internal/echometrics"
+	"github.com/dnecho/dnecho/ozone/echo"
+)
+
+// freonOutputs are the freon command's -o outputs (and the web dashboard of K6_WEB_DASHBOARD):
+// the dnecho_* samples of every call, the same series `dnecho run` writes, and at the end the
+// freon report in the dashboard's HTML export.
+type freonOutputs struct {
+	set     *builtin.Set
+	feed    *echometrics.Feed
+	vus     *metrics.Metric
+	threads float64
+	log     *freon.LogWriter
+	stop    chan struct{}
+	done    chan struct{}
+}
+
+// feedInterval is how often buffered calls reach the outputs (and the vus gauge is sampled).
+const feedInterval = time.Second
+
+// openFreonOutputs starts the outputs for a session; nil (and no cost per call) without any.
+func openFreonOutputs(specs []string, env map[string]string, sess *echo.Session, threads int, s streams, logw *freon.LogWriter) (*freonOutputs, error) {
+	if len(specs) == 0 && !strings.EqualFold(env["K6_WEB_DASHBOARD"], "true") {
+		return nil, nil
+	}
+	reg := metrics.NewRegistry()
+	m, err := echometrics.Register(reg)
+	if err != nil {
+		return nil, err
+	}
+	vus, err := reg.NewMetric("vus", metrics.Gauge, metrics.Default)
+	if err != nil {
+		return nil, err
+	}
+	set, err := builtin.Open(specs, output.Params{Env: env, Stdout: s.out, Logger: slog.New(freonLogHandler{logw})})
+	if err != nil {
+		return nil, withCode(exitUsage, err)
+	}
+	if err := set.Start(); err != nil {
+		return nil, err
+	}
+	o := &freonOutputs{
+		set: set, feed: echometrics.NewFeed(set, m, echometrics.FixedTags(nil, sess)),
+		vus: vus, threads: float64(threads), log: logw, stop: make(chan struct{}), done: make(chan struct{}),
+	}
+	go o.loop()
+	return o, nil
+}
+
+// record feeds one call; interrupted calls are not measurements.
+func (o *freonOutputs) record(taskID int, r *echo.Result) {
+	if o != nil && !r.Interrupted {
+		o.feed.Record(uint64(taskID), time.Now(), r)
+	}
+}
+
+func (o *freonOutputs) loop() {
+	defer close(o.done)
+	t := time.NewTicker(feedInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-o.stop:
+			return
+		case now := <-t.C:
+			o.feed.Flush()
+			o.set.PushSamples([]metrics.Sample{{Metric: o.vus, Time: now, Value: o.threads, Tags: metrics.NewTags(nil)}})
+		}
+	}
+}
+
+// close flushes the outputs, logs a line per output, writes the dashboard's report with the
+// freon report in it, and returns a loss error when failOnLoss and an output dropped samples.
+func (o *freonOutputs) close(report string, d time.Duration, failOnLoss bool) error {
+	if o == nil {
+		return nil
+	}
+	close(o.stop)
+	<-o.done
+	o.feed.Flush()
+	results := o.set.Stop()
+	var failed []string
+	for _, r := range results {
+		level := freon.LevelInfo
+		if r.Lost() || r.StopErr != nil {
+			level = freon.LevelWarn
+		}
+		if r.StopErr != nil {
+			failed = append(failed, r.Description)
+		}
+		_ = o.log.Log(freon.ThreadReport, level, freon.LoggerDNEchoNotes, r.Line())
+	}
+	if err := o.set.Finish(output.End{Text: report, Duration: d}); err != nil {
+		_ = o.log.Log(freon.ThreadReport, freon.LevelError, freon.LoggerDNEchoNotes, err.Error())
+		failed = append(failed, "the web dashboard's report")
+	}
+	if failed != nil {
+		return withCode(freonExitFailed, fmt.Errorf("the results were not all written: %s", strings.Join(failed, ", ")))
+	}
+	if failOnLoss {
+		if err := builtin.Lost(results); err != nil {
+			return withCode(output.ExitDataLost, err)
+		}
+	}
+	return nil
+}
+
+// freonLogHandler shows the outputs' log records as freon log lines.
+type freonLogHandler struct{ log *freon.LogWriter }
+
+func (h freonLogHandler) Enabled(_ context.Context, l slog.Level) bool { return l >= slog.LevelInfo }
+func (h freonLogHandler) WithAttrs([]slog.Attr) slog.Handler           { return h }
+func (h freonLogHandler) WithGroup(string) slog.Handler                { return h }
+
+func (h freonLogHandler) Handle(_ context.Context, r slog.Record) error {
+	level := freon.LevelInfo
+	switch {
+	case r.Level >= slog.LevelError:
+		level = freon.LevelError
+	case r.Level >= slog.LevelWarn:
+		level = freon.LevelWarn
+	}
+	msg := r.Message
+	r.Attrs(func(a slog.Attr) bool { msg += " " + a.String(); return true })
+	return h.log.Log(freon.ThreadMain, level, freon.LoggerDNEchoNotes, msg)
+}

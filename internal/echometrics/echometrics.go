@@ -1,0 +1,96 @@
+// Package echometrics defines the dnecho_* metrics and their tags once, for both front ends: the
+// k6/x/dnecho module (xdnecho) emits them from scripts, `dnecho freon dn-echo -o ...` emits the
+// same samples to the same outputs, so dashboards and queries work for either.
+package echometrics
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/dnecho/dnecho/engine/metrics"
+	"github.com/dnecho/dnecho/ozone/echo"
+)
+
+// Metric names. The dnecho_ prefix keeps them apart from k6's protocol metrics (grpc_*), which
+// have other tags and semantics.
+const (
+	ReqDuration  = "dnecho_req_duration"  // Trend (time): echo.Result.Latency of one call, in ms
+	Reqs         = "dnecho_reqs"          // Counter: calls
+	ReqFailed    = "dnecho_req_failed"    // Rate: 1 for a failed call, 0 for SUCCESS
+	DataSent     = "dnecho_data_sent"     // Counter (data): request bytes, all attempts
+	DataReceived = "dnecho_data_received" // Counter (data): response bytes
+)
+
+// Tag names every dnecho sample carries.
+const (
+	TagDataNode  = "datanode"  // uuid of the DataNode that answered or failed last
+	TagContainer = "container" // container id
+	TagPipeline  = "pipeline"  // pipeline id
+	TagResult    = "result"    // echo.Result.Label: SUCCESS, an Ozone result or a gRPC status
+	TagStream    = "stream"    // new or reuse
+)
+
+// PerDataNode are the metrics whose end-of-test summary is worth breaking down by DataNode: with
+// calls spread over replicas one slow or failing node stands out.
+var PerDataNode = []string{ReqDuration, Reqs, ReqFailed}
+
+// SamplesPerCall is how many samples Fill writes for one call.
+const SamplesPerCall = 5
+
+// Set is the dnecho metrics registered in one registry.
+type Set struct {
+	Duration, Reqs, Failed, Sent, Received *metrics.Metric
+}
+
+// Register adds the metrics to reg (or finds them there).
+func Register(reg *metrics.Registry) (*Set, error) {
+	m := &Set{}
+	for _, d := range []struct {
+		dst      **metrics.Metric
+		name     string
+		typ      metrics.MetricType
+		contains metrics.ValueType
+	}{
+		{&m.Duration, ReqDuration, metrics.Trend, metrics.Time},
+		{&m.Reqs, Reqs, metrics.Counter, metrics.Default},
+		{&m.Failed, ReqFailed, metrics.Rate, metrics.Default},
+		{&m.Sent, DataSent, metrics.Counter, metrics.Data},
+		{&m.Received, DataReceived, metrics.Counter, metrics.Data},
+	} {
+		var err error
+		if *d.dst, err = reg.NewMetric(d.name, d.typ, d.contains); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// Fill writes the SamplesPerCall samples of one call into dst, which must have room for them;
+// they share one tag set and one timestamp.
+func (m *Set) Fill(dst []metrics.Sample, now time.Time, tags *metrics.Tags, meta map[string]string, r *echo.Result) {
+	fail := 0.0
+	if r.Err != nil {
+		fail = 1
+	}
+	dst[0] = metrics.Sample{Metric: m.Duration, Time: now, Value: float64(r.Latency) / float64(time.Millisecond), Tags: tags, Metadata: meta}
+	dst[1] = metrics.Sample{Metric: m.Reqs, Time: now, Value: 1, Tags: tags, Metadata: meta}
+	dst[2] = metrics.Sample{Metric: m.Failed, Time: now, Value: fail, Tags: tags, Metadata: meta}
+	dst[3] = metrics.Sample{Metric: m.Sent, Time: now, Value: float64(r.BytesSent), Tags: tags, Metadata: meta}
+	dst[4] = metrics.Sample{Metric: m.Received, Time: now, Value: float64(r.BytesReceived), Tags: tags, Metadata: meta}
+}
+
+// FixedTags are the tags a session gives all its samples: container, pipeline and stream, over
+// the caller's own.
+func FixedTags(own map[string]string, s *echo.Session) *metrics.Tags {
+	spec := s.Spec()
+	return metrics.NewTags(own).Merge(metrics.NewTags(map[string]string{
+		TagContainer: strconv.FormatInt(spec.ContainerID, 10),
+		TagPipeline:  s.Target().PipelineID(),
+		TagStream:    string(spec.Stream),
+	}))
+}
+
+// CallTags adds one call's DataNode and result to base.
+func CallTags(base *metrics.Tags, r *echo.Result) *metrics.Tags {
+	return base.With(TagDataNode, r.DataNode.UUID).With(TagResult, r.Label)
+}

@@ -1,0 +1,90 @@
+package echometrics
+
+import (
+	"sync"
+	"time"
+
+	"github.com/dnecho/dnecho/engine/metrics"
+	"github.com/dnecho/dnecho/ozone/echo"
+)
+
+// Feed turns echo results from many goroutines into sample batches for a Pusher (an output set),
+// for front ends without the script engine's per-VU buffers. Calls go to one of a fixed number of
+// shards by the caller's worker id, so workers rarely share a lock; a shard hands its batch over
+// when it is full, and Flush (on a ticker, and at the end) hands over the rest.
+type Feed struct {
+	out    metrics.Pusher
+	m      *Set
+	fixed  *metrics.Tags
+	shards [feedShards]feedShard
+}
+
+const (
+	feedShards = 32
+	// feedBatch is how many calls a shard buffers before handing them over.
+	feedBatch = 256
+)
+
+type feedShard struct {
+	mu      sync.Mutex
+	samples []metrics.Sample
+	tags    map[tagKey]*metrics.Tags
+	_       [32]byte // keep neighbouring shards' locks off one cache line
+}
+
+type tagKey struct{ datanode, result string }
+
+// NewFeed returns a feed of m's samples, tagged with fixed plus each call's DataNode and result.
+func NewFeed(out metrics.Pusher, m *Set, fixed *metrics.Tags) *Feed {
+	f := &Feed{out: out, m: m, fixed: fixed}
+	for i := range f.shards {
+		f.shards[i].tags = map[tagKey]*metrics.Tags{}
+	}
+	return f
+}
+
+// Record adds one call. It is safe for concurrent use; worker picks the shard.
+func (f *Feed) Record(worker uint64, now time.Time, r *echo.Result) {
+	s := &f.shards[worker%feedShards]
+	s.mu.Lock()
+	k := tagKey{r.DataNode.UUID, r.Label}
+	tags, ok := s.tags[k]
+	if !ok {
+		if len(s.tags) >= maxTagSets {
+			clear(s.tags)
+		}
+		tags = CallTags(f.fixed, r)
+		s.tags[k] = tags
+	}
+	if s.samples == nil {
+		s.samples = make([]metrics.Sample, 0, feedBatch*SamplesPerCall)
+	}
+	n := len(s.samples)
+	s.samples = s.samples[:n+SamplesPerCall]
+	f.m.Fill(s.samples[n:], now, tags, nil, r)
+	var full []metrics.Sample
+	if len(s.samples)+SamplesPerCall > cap(s.samples) {
+		full, s.samples = s.samples, nil
+	}
+	s.mu.Unlock()
+	if full != nil {
+		f.out.PushSamples(full) // the batch is handed over, never written again
+	}
+}
+
+// maxTagSets bounds a shard's cache of tag sets (DataNodes × results are few).
+const maxTagSets = 256
+
+// Flush hands over every buffered call.
+func (f *Feed) Flush() {
+	for i := range f.shards {
+		s := &f.shards[i]
+		s.mu.Lock()
+		batch := s.samples
+		s.samples = nil
+		s.mu.Unlock()
+		if len(batch) > 0 {
+			f.out.PushSamples(batch)
+		}
+	}
+}
