@@ -41,6 +41,10 @@ func main() {
 	flag.StringVar(&c.profileDir, "profile", "", "after each row's rounds, write one CPU profile per tool into this directory")
 	flag.Parse()
 	c.threads, c.modes = split(threads), split(modes)
+	if c.calls < 1 || c.reps < 1 {
+		fmt.Fprintln(os.Stderr, "bench: -n and -reps must be at least 1")
+		os.Exit(2)
+	}
 	for _, m := range c.modes {
 		if m != "new" && m != "reuse" {
 			fmt.Fprintf(os.Stderr, "bench: -modes %q: want new, reuse or new,reuse\n", modes)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -119,7 +120,7 @@ func (b *bench) printRatio(q ratio, rounds []map[string]result, threads, mode st
 	for i, r := range rounds {
 		per[i] = q.metric(r[q.num]) / q.metric(r[q.den])
 	}
-	m := median(per)
+	m := math.Round(median(per)*100) / 100 // the verdict is on the printed figure
 	op, verdict := "<=", ""
 	if q.atLeast {
 		op = ">="
@@ -133,7 +134,8 @@ func (b *bench) printRatio(q ratio, rounds []map[string]result, threads, mode st
 			b.passed++
 		}
 	}
-	fmt.Printf("%-14s %-24s %5.2fx  (%.2f-%.2f)  target %s %.2fx  %s\n", "", q.name, m, slices.Min(per), slices.Max(per), op, q.target, verdict)
+	line := fmt.Sprintf("%-14s %-24s %5.2fx  (%.2f-%.2f)  target %s %.2fx  %s", "", q.name, m, slices.Min(per), slices.Max(per), op, q.target, verdict)
+	fmt.Println(strings.TrimRight(line, " "))
 }
 
 // profile runs each tool that can write a CPU profile once more with one, when asked to.
