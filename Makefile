@@ -42,7 +42,8 @@ proto:
 	./scripts/proto-tools.sh
 	./proto/gen.sh
 
-## bench: benchmarks against the mini cluster, printed with ratios; figures go to BENCHMARKS.md.
+## bench: floor (bench/rawecho), freon, run and ghz against the mini cluster, with the target ratios;
+## then the micro-benchmarks. Figures go to BENCHMARKS.md. ghz is installed into bin/ (not a module dependency).
 bench: build
 	./scripts/bench.sh
 

@@ -1,111 +1,191 @@
-// Command rawecho is the floor for `make bench`: the smallest grpc-go loop that sends the same Echo
-// request to one DataNode, with no retries, no statistics beyond a counter and no error
-// classification. dnecho's CPU per call is reported as a ratio to this program's.
+// Command rawecho is the floor for `make bench`: bench/floor's client (request encoded once, reply
+// checked in place, no allocation of its own per call) driven by n calls shared by t goroutines,
+// like freon's closed loop, with nothing else: no retries, no result classification, each call's
+// latency stored in one preallocated array (4 bytes a call, no pointers: nothing for the garbage
+// collector to scan, and a live heap about as small as freon's, so both collect as often). dnecho's
+// CPU per call is reported as a ratio to this program's.
+//
+// It prints one line: calls, failures, wall time, calls/s, p50/p99 in ms and the process's heap
+// allocations per call (runtime.MemStats.Mallocs, connection set-up included), and exits 1 when
+// a call failed.
 package main
 
 import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
+	"runtime"
+	"runtime/pprof"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
-	"google.golang.org/protobuf/proto"
-
-	"github.com/dnecho/dnecho/proto/dnpb"
+	"github.com/dnecho/dnecho/bench/floor"
 )
 
-// oneCall is one Echo on a new stream: send, half-close, receive, read the end of the stream.
-func oneCall(ctx context.Context, client dnpb.XceiverClientProtocolServiceClient, req *dnpb.ContainerCommandRequestProto, deadline time.Duration) bool {
-	if deadline > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, deadline)
-		defer cancel()
-	}
-	s, err := client.Send(ctx)
-	if err != nil {
-		return false
-	}
-	if err := s.Send(req); err != nil {
-		return false
-	}
-	_ = s.CloseSend()
-	resp, err := s.Recv()
-	if err != nil || resp.GetResult() != dnpb.Result_SUCCESS {
-		return false
-	}
-	_, _ = s.Recv() // io.EOF: the stream is over
-	return true
+// config is the command line.
+type config struct {
+	addr, uuid, cpuProfile string
+	container              int64
+	calls, threads, respKB int
+	reuse                  bool
+	deadline               time.Duration
+	window                 int
+	latency                bool
 }
 
 func main() {
-	addr := flag.String("addr", "127.0.0.1:9859", "DataNode address")
-	uuid := flag.String("uuid", "", "DataNode uuid")
-	container := flag.Int64("container", 1, "container id")
-	n := flag.Int("n", 100000, "calls")
-	threads := flag.Int("t", 1, "goroutines")
-	reuse := flag.Bool("reuse", false, "one stream per goroutine instead of one per call")
-	respKB := flag.Int("resp-kb", 0, "response payload KiB")
+	var c config
+	flag.StringVar(&c.addr, "addr", "127.0.0.1:9859", "DataNode address")
+	flag.StringVar(&c.uuid, "uuid", "", "DataNode uuid")
+	flag.Int64Var(&c.container, "container", 1, "container id")
+	flag.IntVar(&c.calls, "n", 100000, "calls")
+	flag.IntVar(&c.threads, "t", 1, "goroutines")
+	flag.BoolVar(&c.reuse, "reuse", false, "one stream per goroutine instead of one per call")
+	flag.IntVar(&c.respKB, "resp-kb", 0, "response payload KiB")
 	// Java sends every Echo with a deadline (grpc-timeout header, ozone.client.read.timeout), so
 	// the floor does too by default: both then put the same bytes on the wire.
-	deadline := flag.Duration("deadline", 30*time.Second, "per-call deadline (0: none)")
+	flag.DurationVar(&c.deadline, "deadline", floor.DefaultDeadline, "per-call deadline on new streams (0: none)")
+	flag.IntVar(&c.window, "window", 0, "static HTTP/2 flow-control window in bytes (0: grpc-go's default, BDP estimation)")
+	flag.BoolVar(&c.latency, "latency", true, "time every call (off: p50/p99 print as 0)")
+	flag.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the calls to this file")
 	flag.Parse()
-
-	cc, err := grpc.NewClient(*addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(32<<20)))
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
+	if c.calls < 1 || c.threads < 1 {
+		fmt.Fprintln(os.Stderr, "rawecho: -n and -t must be at least 1")
+		os.Exit(2)
+	}
+	if err := run(c, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "rawecho:", err)
 		os.Exit(1)
 	}
-	defer cc.Close()
-	client := dnpb.NewXceiverClientProtocolServiceClient(cc)
-	req := &dnpb.ContainerCommandRequestProto{
-		CmdType: dnpb.Type_Echo.Enum(), TraceID: proto.String(""), ContainerID: container,
-		DatanodeUuid: uuid, Version: proto.Uint32(3),
-		Echo: &dnpb.EchoRequestProto{Payload: []byte{}, PayloadSizeResp: proto.Int32(int32(*respKB * 1024)),
-			SleepTimeMs: proto.Int32(0), ReadOnly: proto.Bool(true)},
+}
+
+// run makes the calls and prints the result line to out.
+func run(c config, out io.Writer) error {
+	req, err := floor.NewRequest(c.container, c.uuid, int32(c.respKB*1024))
+	if err != nil {
+		return err
 	}
-	var next, failed atomic.Int64
-	var wg sync.WaitGroup
+	conn, err := floor.Dial(c.addr, req, floor.Options{Deadline: c.deadline, Window: int32(c.window)})
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if c.cpuProfile != "" {
+		f, err := os.Create(c.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	var micros []uint32 // by call number
+	if c.latency {
+		micros = make([]uint32, c.calls)
+	}
+	workers := make([]*worker, c.threads)
+	for i := range workers {
+		workers[i] = &worker{conn: conn, reuse: c.reuse, micros: micros}
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
 	start := time.Now()
-	for w := 0; w < *threads; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ctx := context.Background()
-			var stream grpc.BidiStreamingClient[dnpb.ContainerCommandRequestProto, dnpb.ContainerCommandResponseProto]
-			for next.Add(1) <= int64(*n) {
-				if *reuse {
-					if stream == nil {
-						s, err := client.Send(ctx)
-						if err != nil {
-							failed.Add(1)
-							continue
-						}
-						stream = s
-					}
-					if err := stream.Send(req); err != nil {
-						failed.Add(1)
-						stream = nil
-						continue
-					}
-					if resp, err := stream.Recv(); err != nil || resp.GetResult() != dnpb.Result_SUCCESS {
-						failed.Add(1)
-						stream = nil
-					}
-					continue
-				}
-				if !oneCall(ctx, client, req, *deadline) {
-					failed.Add(1)
-				}
-			}
-		}()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for _, w := range workers {
+		wg.Go(func() { w.run(&next, int64(c.calls)) })
 	}
 	wg.Wait()
-	el := time.Since(start)
-	fmt.Printf("calls=%d failed=%d seconds=%.3f calls_per_s=%.1f\n", *n, failed.Load(), el.Seconds(), float64(*n)/el.Seconds())
+	elapsed := time.Since(start)
+	runtime.ReadMemStats(&after)
+	return report(out, workers, micros, c.calls, elapsed, after.Mallocs-before.Mallocs)
+}
+
+// report prints the result line; when calls failed it returns one of the errors.
+func report(out io.Writer, workers []*worker, micros []uint32, calls int, elapsed time.Duration, mallocs uint64) error {
+	var failed int64
+	var first error
+	for _, w := range workers {
+		failed += w.failed
+		if first == nil {
+			first = w.err
+		}
+	}
+	slices.Sort(micros) // failed calls are 0 and sort first; any failure fails the run anyway
+	ms := func(q float64) float64 {
+		if len(micros) == 0 {
+			return 0
+		}
+		return float64(micros[int(q*float64(len(micros)-1))]) / 1000
+	}
+	fmt.Fprintf(out, "calls=%d failed=%d seconds=%.3f calls_per_s=%.1f p50_ms=%.3f p99_ms=%.3f allocs_per_call=%.1f\n",
+		calls, failed, elapsed.Seconds(), float64(calls)/elapsed.Seconds(), ms(0.50), ms(0.99), float64(mallocs)/float64(calls))
+	if first != nil {
+		return fmt.Errorf("%d calls failed, one with: %w", failed, first)
+	}
+	return nil
+}
+
+// worker is one goroutine's calls and what it measured.
+type worker struct {
+	conn   *floor.Conn
+	reuse  bool
+	stream *floor.Stream // reused-stream mode; nil until the first call and after a failure
+	reply  floor.Reply
+	micros []uint32 // latency by call number, shared: each call writes its own element; nil: off
+	failed int64
+	err    error // the first failure
+}
+
+// run makes calls until the shared counter passes calls.
+func (w *worker) run(next *atomic.Int64, calls int64) {
+	ctx := context.Background()
+	for {
+		i := next.Add(1) - 1
+		if i >= calls {
+			break
+		}
+		var t0 time.Time
+		if w.micros != nil {
+			t0 = time.Now()
+		}
+		if err := w.call(ctx); err != nil {
+			w.failed++
+			if w.err == nil {
+				w.err = err
+			}
+			continue
+		}
+		if w.micros != nil {
+			w.micros[i] = uint32(time.Since(t0) / time.Microsecond)
+		}
+	}
+	if w.stream != nil {
+		_ = w.stream.Close()
+	}
+}
+
+func (w *worker) call(ctx context.Context) error {
+	if !w.reuse {
+		return w.conn.Call(ctx, &w.reply)
+	}
+	if w.stream == nil {
+		s, err := w.conn.OpenStream(ctx)
+		if err != nil {
+			return err
+		}
+		w.stream = s
+	}
+	if err := w.stream.Call(&w.reply); err != nil {
+		_ = w.stream.Close() // the stream is over; this only releases it
+		w.stream = nil
+		return err
+	}
+	return nil
 }

@@ -1,0 +1,195 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// targetThreads is the concurrency issue 7's targets are set at; other rows print the ratios
+// without a verdict.
+const targetThreads = "32"
+
+// ratio is one comparison of two tools of a row, with its target.
+type ratio struct {
+	name     string
+	num, den string // tool names
+	metric   func(result) float64
+	atLeast  bool // the target is a minimum (else a maximum)
+	target   float64
+}
+
+func cpu(r result) float64  { return float64(r.cpuPerCall) }
+func rate(r result) float64 { return r.callsPerS }
+
+// ratios are issue 7's targets: freon's CPU per call near the floor's, `dnecho run` as fast and
+// nearly as cheap as freon, and both well ahead of ghz.
+var ratios = []ratio{
+	{"freon/raw CPU per call", toolFreon, toolRaw, cpu, false, 1.10},
+	{"run/freon calls/s", toolRun, toolFreon, rate, true, 0.95},
+	{"run/freon CPU per call", toolRun, toolFreon, cpu, false, 1.15},
+	{"freon/ghz calls/s", toolFreon, toolGhz, rate, true, 1.5},
+	{"run/ghz calls/s", toolRun, toolGhz, rate, true, 1.5},
+}
+
+// bench is one harness run against one cluster.
+type bench struct {
+	config
+	dir        string // the cluster's configuration directory
+	info       clusterInfo
+	ghzRequest string // ghz's --binary-file
+	failed     []string
+	passed     int
+}
+
+// table measures every row and prints it with its ratios, then the verdicts.
+func (b *bench) table() error {
+	if b.ghz != "" {
+		path, err := writeGhzRequest(b.dir, b.info.DataNodes[0].UUID)
+		if err != nil {
+			return err
+		}
+		b.ghzRequest = path
+	}
+	gogc := b.gogc
+	if gogc == "" {
+		gogc = os.Getenv("GOGC")
+	}
+	if gogc == "" {
+		gogc = "default"
+	}
+	fmt.Printf("dnecho bench: %d calls per run, medians of %d interleaved rounds, DataNode %s, payload 0/0 KB, GOGC %s\n",
+		b.calls, b.reps, b.info.DataNodes[0].Addr, gogc)
+	fmt.Printf("CPU/call is user+system time of the tool's process / calls; ratios are medians of the per-round ratios (min-max)\n\n")
+	fmt.Printf("%-7s %-6s %-6s %10s %8s %8s %10s  %s\n", "threads", "stream", "tool", "calls/s", "p50 ms", "p99 ms", "CPU/call", "CPU/call min-max")
+	for _, threads := range b.threads {
+		for _, mode := range b.modes {
+			if err := b.row(threads, mode); err != nil {
+				return err
+			}
+		}
+	}
+	if slices.Contains(b.threads, targetThreads) {
+		if len(b.failed) == 0 {
+			fmt.Printf("targets at %s threads: all %d PASS\n", targetThreads, b.passed)
+		} else {
+			fmt.Printf("targets at %s threads: %d PASS, %d FAIL: %s\n", targetThreads, b.passed, len(b.failed), strings.Join(b.failed, "; "))
+		}
+	}
+	return nil
+}
+
+// row runs the tools of one thread count and stream mode in interleaved rounds and prints them.
+func (b *bench) row(threads, mode string) error {
+	tools := b.tools(threads, mode)
+	rounds := make([]map[string]result, b.reps)
+	for i := range rounds {
+		rounds[i] = map[string]result{}
+		for _, t := range tools {
+			r, err := once(t, b.env())
+			if err != nil {
+				return err
+			}
+			rounds[i][t.name] = r
+		}
+	}
+	for _, t := range tools {
+		runs := column(rounds, t.name)
+		med := func(f func(result) float64) float64 { return median(mapf(runs, f)) }
+		cpus := mapf(runs, cpu)
+		fmt.Printf("%-7s %-6s %-6s %10.0f %8.3f %8.3f %10s  %s-%s\n", threads, mode, t.name,
+			med(rate), med(func(r result) float64 { return r.p50 }), med(func(r result) float64 { return r.p99 }),
+			dur(med(cpu)), dur(slices.Min(cpus)), dur(slices.Max(cpus)))
+	}
+	for _, q := range ratios {
+		if _, ok := rounds[0][q.den]; !ok {
+			continue
+		}
+		b.printRatio(q, rounds, threads, mode)
+	}
+	fmt.Println()
+	return b.profile(tools, threads, mode)
+}
+
+func (b *bench) printRatio(q ratio, rounds []map[string]result, threads, mode string) {
+	per := make([]float64, len(rounds))
+	for i, r := range rounds {
+		per[i] = q.metric(r[q.num]) / q.metric(r[q.den])
+	}
+	m := math.Round(median(per)*100) / 100 // the verdict is on the printed figure
+	op, verdict := "<=", ""
+	if q.atLeast {
+		op = ">="
+	}
+	if threads == targetThreads {
+		verdict = "PASS"
+		if (q.atLeast && m < q.target) || (!q.atLeast && m > q.target) {
+			verdict = "FAIL"
+			b.failed = append(b.failed, fmt.Sprintf("%s-stream %s %.2fx", mode, q.name, m))
+		} else {
+			b.passed++
+		}
+	}
+	line := fmt.Sprintf("%-14s %-24s %5.2fx  (%.2f-%.2f)  target %s %.2fx  %s", "", q.name, m, slices.Min(per), slices.Max(per), op, q.target, verdict)
+	fmt.Println(strings.TrimRight(line, " "))
+}
+
+// profile runs each tool that can write a CPU profile once more with one, when asked to.
+func (b *bench) profile(tools []tool, threads, mode string) error {
+	if b.profileDir == "" {
+		return nil
+	}
+	for _, t := range tools {
+		if t.profile == "" {
+			continue
+		}
+		path := filepath.Join(b.profileDir, fmt.Sprintf("%s-%s-%s.pprof", t.name, threads, mode))
+		if _, err := once(t, b.env(), t.profile, path); err != nil {
+			return err
+		}
+		fmt.Printf("%-14s CPU profile: go tool pprof -top %s\n", "", path)
+	}
+	fmt.Println()
+	return nil
+}
+
+// env is what every tool's environment gets on top of the harness's.
+func (b *bench) env() []string {
+	if b.gogc == "" {
+		return nil
+	}
+	return []string{"GOGC=" + b.gogc}
+}
+
+func column(rounds []map[string]result, name string) []result {
+	out := make([]result, len(rounds))
+	for i, r := range rounds {
+		out[i] = r[name]
+	}
+	return out
+}
+
+func mapf(rs []result, f func(result) float64) []float64 {
+	out := make([]float64, len(rs))
+	for i, r := range rs {
+		out[i] = f(r)
+	}
+	return out
+}
+
+// median of xs (the mean of the middle two for an even count).
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// dur prints nanoseconds as a duration rounded to 0.1 µs.
+func dur(ns float64) string { return time.Duration(ns).Round(100 * time.Nanosecond).String() }
