@@ -160,6 +160,9 @@ declare module 'k6/x/dnecho' {
     tags?: Record<string, string | number | boolean>;
   }
 
+  /** A request checked and encoded by Client.prepare(); a frozen copy of its fields. */
+  export type PreparedRequest = Readonly<EchoRequest> & { readonly __prepared: unique symbol };
+
   export interface EchoResult {
     /** True when the DataNode answered SUCCESS. */
     ok: boolean;
@@ -223,7 +226,7 @@ declare module 'k6/x/dnecho' {
    * };
    *
    * const client = new dnecho.Client({ containerId: 1, clients: 1 });
-   * const request = { payloadReq: '0KB', payloadResp: '1KB', sleepMs: 0 };
+   * const request = client.prepare({ payloadReq: '0KB', payloadResp: '1KB', sleepMs: 0 });
    *
    * export default function () {
    *   client.echo(request);
@@ -252,7 +255,21 @@ declare module 'k6/x/dnecho' {
      * export function small() { client.echo({ payloadResp: '4KB' }); }
      * export function large() { client.echo({ payloadResp: '1MB' }); }
      */
-    echo(request?: EchoRequest): EchoResult;
+    echo(request?: EchoRequest | PreparedRequest): EchoResult;
+    /**
+     * Check and encode a request once, also in the init context. echo(prepared) then skips reading
+     * the request object on every call: the fastest form of a call. The returned object is frozen
+     * and holds the request's fields; changing the original object later does not change it. At most
+     * 1024 per VU: prepare each distinct request once.
+     *
+     * @example
+     * // examples/freon-equivalent.js
+     * const request = client.prepare({ payloadReq: '0KB', payloadResp: '1KB', sleepMs: 0 });
+     * export default function () {
+     *   client.echo(request);
+     * }
+     */
+    prepare(request?: EchoRequest): PreparedRequest;
     /**
      * The pipeline found by the SCM lookup. Allowed in the init context, e.g. to build per-DataNode
      * thresholds (options are read once, before the test starts).

@@ -31,7 +31,9 @@ type client struct {
 	calls map[echo.Request]*echo.Call
 	// memo skips re-parsing a request object passed again unchanged (the common script shape).
 	memo *requestMemo
-	tags tagCache
+	// prepared are this VU's client.prepare() results, by the JS object handed out.
+	prepared map[*goja.Object]*preparedRequest
+	tags     tagCache
 }
 
 // clientConstructor returns the Client class of the module.
@@ -51,6 +53,7 @@ func (i *instance) clientConstructor() goja.Value {
 			modules.Throw(rt, fmt.Errorf("dnecho.Client: %w", err))
 		}
 		_ = call.This.Set("echo", c.echo)
+		_ = call.This.Set("prepare", c.prepare)
 		_ = call.This.Set("pipeline", c.pipeline)
 		return nil
 	}).(*goja.Object)
@@ -77,12 +80,13 @@ func (i *instance) newClient(arg goja.Value) (*client, error) {
 		return nil, fmt.Errorf("container %d: %w", cfg.spec.ContainerID, err)
 	}
 	return &client{
-		inst:  i,
-		cfg:   cfg,
-		sess:  sess,
-		calls: map[echo.Request]*echo.Call{},
-		memo:  &requestMemo{},
-		tags:  newTagCache(echometrics.FixedTags(cfg.tags, sess)),
+		inst:     i,
+		cfg:      cfg,
+		sess:     sess,
+		calls:    map[echo.Request]*echo.Call{},
+		memo:     &requestMemo{},
+		prepared: map[*goja.Object]*preparedRequest{},
+		tags:     newTagCache(echometrics.FixedTags(cfg.tags, sess)),
 	}, nil
 }
 
@@ -93,14 +97,7 @@ func (c *client) echo(call goja.FunctionCall) goja.Value {
 	if vu.InitContext() {
 		modules.ThrowMessage(rt, MsgEchoInInit)
 	}
-	req, err := c.memo.parse(vu, call.Argument(0), c.cfg.throw)
-	if err != nil {
-		modules.Throw(rt, fmt.Errorf("client.echo: %w", err))
-	}
-	ec, err := c.callFor(req.req)
-	if err != nil {
-		modules.Throw(rt, fmt.Errorf("client.echo: %w", echo.Rename(err, optionName)))
-	}
+	req, ec := c.request(call.Argument(0))
 	res := ec.Echo(vu.Context(), vu.ID())
 	if res.Interrupted {
 		// The iteration was interrupted (end of scenario, abort) and the call failed because of
@@ -118,6 +115,26 @@ func (c *client) echo(call goja.FunctionCall) goja.Value {
 			res.DataNode.UUID, res.DataNode.Addr, res.Label, res.Message))
 	}
 	return c.inst.resultObject(res)
+}
+
+// request returns the parsed request and its prepared Call: from a client.prepare() object
+// directly, else by parsing (or remembering) the request object.
+func (c *client) request(v goja.Value) (echoCall, *echo.Call) {
+	if o, ok := v.(*goja.Object); ok {
+		if p := c.prepared[o]; p != nil {
+			return p.call, p.ec
+		}
+	}
+	rt := c.inst.vu.Runtime()
+	req, err := c.memo.parse(c.inst.vu, v, c.cfg.throw)
+	if err != nil {
+		modules.Throw(rt, fmt.Errorf("client.echo: %w", err))
+	}
+	ec, err := c.callFor(req.req)
+	if err != nil {
+		modules.Throw(rt, fmt.Errorf("client.echo: %w", echo.Rename(err, optionName)))
+	}
+	return req, ec
 }
 
 // callFor returns the session's prepared Call for a request, from the VU's cache.

@@ -319,3 +319,44 @@ export default function () {
 		}
 	}
 }
+
+// client.prepare: checked once (also in init), frozen, independent of the original object, and
+// echo(prepared) sends exactly what echo(original) sends.
+func TestPreparedRequest(t *testing.T) {
+	c := startCluster(t, minicluster.Options{})
+	rn := mustLoad(t, `
+import dnecho from 'k6/x/dnecho';
+const client = new dnecho.Client({ containerId: 1, scm: __ENV.SCM });
+const original = { payloadResp: '2KB', tags: { kind: 'prepared' } };
+const prepared = client.prepare(original);
+original.payloadResp = '8KB'; // after prepare: not seen
+let badPrepare = '';
+try { client.prepare({ payloadResp: 'huge' }); } catch (e) { badPrepare = String(e); }
+export default function () {
+  const r = client.echo(prepared);
+  globalThis.out = { ok: r.ok, received: r.bytesReceived, frozen: Object.isFrozen(prepared),
+    resp: prepared.payloadResp, badPrepare, plain: client.echo({ payloadResp: '2KB' }).bytesReceived };
+}`, clusterEnv(c))
+	vu := rn.vu(t, 1, nil)
+	iterate(t, vu)
+	out := obj(t, vu, "out")
+	if out["ok"] != true || out["frozen"] != true || out["resp"] != "2KB" || out["received"] != out["plain"] {
+		t.Fatalf("prepared echo: %v", out)
+	}
+	if r := out["received"].(int64); r < 2048 || r > 2100 {
+		t.Errorf("received %d bytes, want the 2KB asked for at prepare time", r)
+	}
+	if !strings.Contains(out["badPrepare"].(string), "client.prepare: payloadResp huge") {
+		t.Errorf("bad request: %q", out["badPrepare"])
+	}
+	vu.Flush()
+	tagged := 0
+	for _, s := range rn.out.ByName(MetricReqs) {
+		if k, _ := s.Tags.Get("kind"); k == "prepared" {
+			tagged++
+		}
+	}
+	if tagged != 1 {
+		t.Errorf("%d samples with the prepared request's tags, want 1", tagged)
+	}
+}

@@ -2,11 +2,9 @@ package floor
 
 import (
 	"encoding/hex"
-	"errors"
 	"testing"
 
 	"google.golang.org/grpc/mem"
-	"google.golang.org/protobuf/proto"
 
 	"github.com/dnecho/dnecho/proto/dnpb"
 )
@@ -36,60 +34,6 @@ func TestNewRequestIsWhatJavaSends(t *testing.T) {
 	if got := hex.EncodeToString(r.Bytes()); got != vectorRequest {
 		t.Errorf("request\n got %s\nwant %s", got, vectorRequest)
 	}
-}
-
-func TestCheckReply(t *testing.T) {
-	notFound, _ := proto.Marshal(&dnpb.ContainerCommandResponseProto{CmdType: dnpb.Type_Echo.Enum(),
-		Result: dnpb.Result_CONTAINER_NOT_FOUND.Enum(), Message: proto.String("ContainerID 7 does not exist")})
-	tests := []struct {
-		name    string
-		hex     string
-		want    dnpb.Result
-		wantErr bool
-	}{
-		{"success, empty payload", vectorSuccess, dnpb.Result_SUCCESS, false},
-		{"success, 4-byte payload", vectorSuccess4B, dnpb.Result_SUCCESS, false},
-		{"error result with message", hex.EncodeToString(notFound), dnpb.Result_CONTAINER_NOT_FOUND, false},
-		{"last result wins", "0816180118061801181b", dnpb.Result_CLOSED_CONTAINER_RETRY, false},
-		{"a value Result does not name", "0816187f", dnpb.Result(127), false},
-		{"result missing", "08161200", 0, true},
-		{"cmdType missing", "1801", 0, true},
-		{"result with the wrong wire type", "08161a0101", 0, true},
-		{"truncated varint", "081618", 0, true},
-		{"truncated nested message", "08161801ba0105", 0, true},
-		{"field number 0", "0001", 0, true},
-		{"empty", "", 0, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := CheckReply(unhex(t, tt.hex))
-			if (err != nil) != tt.wantErr || got != tt.want {
-				t.Errorf("CheckReply = %v, %v; want %v, error %v", got, err, tt.want, tt.wantErr)
-			}
-			if err != nil && !errors.Is(err, ErrMalformed) {
-				t.Errorf("error %v is not ErrMalformed", err)
-			}
-		})
-	}
-}
-
-// FuzzCheckReply holds CheckReply to the generated parser: whatever proto.Unmarshal accepts,
-// CheckReply accepts with the same result. (CheckReply may accept more: it does not look inside
-// the nested echo message.)
-func FuzzCheckReply(f *testing.F) {
-	for _, s := range []string{vectorSuccess, vectorSuccess4B, "0816180118061801181b", "0816187f", "081618"} {
-		f.Add(unhex(f, s))
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		got, err := CheckReply(b)
-		var m dnpb.ContainerCommandResponseProto
-		if proto.Unmarshal(b, &m) != nil {
-			return
-		}
-		if err != nil || got != m.GetResult() {
-			t.Fatalf("CheckReply(%x) = %v, %v; proto.Unmarshal finds result %v", b, got, err, m.GetResult())
-		}
-	})
 }
 
 // The codec must add no allocation to a call: grpc-go's own are all that remain.

@@ -10,7 +10,6 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/proto"
 
 	"github.com/dnecho/dnecho/proto/dnpb"
 )
@@ -31,7 +30,7 @@ var (
 // (the request was already half-closed), so this costs no wait and spares
 // the RST_STREAM a cancelled, unfinished stream would cost both sides. A
 // DataNode that never ends the stream holds it until the attempt deadline.
-func (c *Client) callNewStream(ctx context.Context, m *member, res *Result, req *dnpb.ContainerCommandRequestProto) error {
+func (c *Client) callNewStream(ctx context.Context, m *member, res *Result, req *encoded) error {
 	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
 	cs, err := m.conn.NewStream(ctx, sendDesc, sendMethod)
@@ -44,26 +43,28 @@ func (c *Client) callNewStream(ctx context.Context, m *member, res *Result, req 
 	} else if !errors.Is(err, io.EOF) {
 		return m.grpcFailure(res, err)
 	}
-	resp := new(dnpb.ContainerCommandResponseProto)
+	resp := replies.Get().(*reply)
+	defer replies.Put(resp)
 	if err := cs.RecvMsg(resp); err != nil {
 		return m.recvFailure(res, err)
 	}
 	res.answered = time.Now()
-	_ = cs.RecvMsg(new(dnpb.ContainerCommandResponseProto)) // normally io.EOF at once
-	return m.response(res, resp)
+	err = m.response(res, resp)
+	_ = cs.RecvMsg(resp) // normally io.EOF at once; resp has been read
+	return err
 }
 
 // response records a DataNode answer. A non-SUCCESS result is a failure, as
 // the Java client's response validator makes it one (spec §3.4).
-func (m *member) response(res *Result, resp *dnpb.ContainerCommandResponseProto) error {
-	res.BytesReceived += proto.Size(resp)
+func (m *member) response(res *Result, resp *reply) error {
+	res.BytesReceived += resp.size
 	res.GRPCCode = codes.OK
-	res.Result = resp.GetResult()
+	res.Result = resp.result
 	if res.Result == dnpb.Result_SUCCESS {
 		res.Message = ""
 		return nil
 	}
-	res.Message = resp.GetMessage()
+	res.Message = resp.message
 	return &EchoError{DataNode: m.node, Result: res.Result, Message: res.Message}
 }
 

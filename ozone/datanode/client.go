@@ -106,7 +106,7 @@ func dialOptions(opts Options, creds credentials.TransportCredentials) []grpc.Di
 		// grpc-go receives at most 4 MiB by default. The send side needs
 		// no call option (each costs an allocation per call): Prepare
 		// already refuses requests above MaxMessageSize.
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(opts.MaxMessageSize)),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(opts.MaxMessageSize), grpc.ForceCodecV2(codec{})),
 		// The Java client disables proxy detection (spec §3.3 item 7).
 		grpc.WithNoProxy(),
 	}
@@ -188,11 +188,11 @@ func (c *Client) Echo(ctx context.Context, p *Prepared) (Result, error) {
 		res.DataNode = m.node
 		res.Attempts++
 		res.answered = time.Time{}
-		res.BytesSent += p.sizes[i]
+		res.BytesSent += p.reqs[i].size
 		if m.pool != nil {
-			err = m.pool.call(ctx, &res, p.msgs[i])
+			err = m.pool.call(ctx, &res, p.reqs[i])
 		} else {
-			err = c.callNewStream(ctx, m, &res, p.msgs[i])
+			err = c.callNewStream(ctx, m, &res, p.reqs[i])
 		}
 		if err == nil || !retryable(ctx, err, callerBound) {
 			break

@@ -11,8 +11,6 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
-
-	"github.com/dnecho/dnecho/proto/dnpb"
 )
 
 // streamPool holds the idle long-lived streams of one DataNode for
@@ -40,8 +38,8 @@ type reusedStream struct {
 	cancel  context.CancelFunc
 	timer   *time.Timer
 	expired atomic.Bool
-	used    bool                               // has completed a round trip
-	resp    dnpb.ContainerCommandResponseProto // reused: one call at a time
+	used    bool  // has completed a round trip
+	resp    reply // reused: one call at a time
 
 	// The stream is cancelled when the context of its calls ends. Callers usually pass the same
 	// context call after call (a freon worker, a VU's activation), so the registration is kept
@@ -152,7 +150,6 @@ func (s *reusedStream) discard() {
 }
 
 func (p *streamPool) put(s *reusedStream) {
-	s.resp.Reset() // drop the last payload
 	p.mu.Lock()
 	if p.closed || len(p.idle) >= p.c.opts.MaxIdleStreams {
 		p.mu.Unlock()
@@ -176,7 +173,7 @@ func (p *streamPool) close() {
 // call is one attempt on a borrowed stream. A stream that ended while idle
 // (DataNode restart, connection loss) is noticed when the request cannot be
 // sent; the request then never left, so it goes once more on a new stream.
-func (p *streamPool) call(ctx context.Context, res *Result, req *dnpb.ContainerCommandRequestProto) error {
+func (p *streamPool) call(ctx context.Context, res *Result, req *encoded) error {
 	for {
 		s, fresh, err := p.get(ctx, p.c.opts.Timeout)
 		if err != nil {
@@ -194,7 +191,7 @@ func (p *streamPool) call(ctx context.Context, res *Result, req *dnpb.ContainerC
 // roundTrip sends req and waits for its response. On success the stream goes
 // back to the pool, otherwise it is discarded. stale reports a stream that
 // was already over before the request could be sent.
-func (s *reusedStream) roundTrip(ctx context.Context, timeout time.Duration, m *member, res *Result, req *dnpb.ContainerCommandRequestProto) (stale bool, err error) {
+func (s *reusedStream) roundTrip(ctx context.Context, timeout time.Duration, m *member, res *Result, req *encoded) (stale bool, err error) {
 	s.expired.Store(false)
 	s.timer.Reset(callTimeout(ctx, timeout))
 	s.watch(ctx)

@@ -35,8 +35,7 @@ const clientVersion = 3
 // It is safe for concurrent use.
 type Prepared struct {
 	client *Client
-	msgs   []*dnpb.ContainerCommandRequestProto // per member, in member order
-	sizes  []int                                // proto.Size of msgs[i]
+	reqs   []*encoded // per member, in member order
 }
 
 // Prepare encodes r for this Client's members. For TargetFirst every member
@@ -44,26 +43,25 @@ type Prepared struct {
 // (spec §3.3 item 4); with TargetAll or one DataNode each member gets its own
 // UUID, so EC replicas accept the call.
 func (c *Client) Prepare(r Request) (*Prepared, error) {
-	p := &Prepared{
-		client: c,
-		msgs:   make([]*dnpb.ContainerCommandRequestProto, len(c.members)),
-		sizes:  make([]int, len(c.members)),
-	}
+	p := &Prepared{client: c, reqs: make([]*encoded, len(c.members))}
 	for i, m := range c.members {
 		uuid := m.node.UUID
 		if c.opts.Target == TargetFirst {
 			uuid = c.members[0].node.UUID
 		}
-		if i > 0 && uuid == p.msgs[0].GetDatanodeUuid() {
-			p.msgs[i], p.sizes[i] = p.msgs[0], p.sizes[0]
+		if i > 0 && uuid == p.reqs[0].uuid {
+			p.reqs[i] = p.reqs[0]
 			continue
 		}
 		msg := newEchoRequest(r, uuid)
-		size := proto.Size(msg)
-		if size > c.opts.MaxMessageSize {
+		if size := proto.Size(msg); size > c.opts.MaxMessageSize {
 			return nil, fmt.Errorf("datanode: echo request of %d bytes exceeds MaxMessageSize %d", size, c.opts.MaxMessageSize)
 		}
-		p.msgs[i], p.sizes[i] = msg, size
+		e, err := encode(msg)
+		if err != nil {
+			return nil, err
+		}
+		p.reqs[i] = e
 	}
 	return p, nil
 }

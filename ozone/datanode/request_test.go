@@ -45,17 +45,15 @@ func TestPreparedBytes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for i, msg := range prep.msgs {
-				// Every member gets the first member's uuid (spec §3.3 item 4).
-				b, err := proto.Marshal(msg)
-				if err != nil {
-					t.Fatal(err)
-				}
+			for i, e := range prep.reqs {
+				// Every member gets the first member's uuid (docs/ozone-echo.md), and the bytes
+				// grpc-go is handed are the vector's.
+				b := e.bufs.Materialize()
 				if got := hex.EncodeToString(b); got != tt.hex {
 					t.Errorf("member %d:\n got %s\nwant %s", i, got, tt.hex)
 				}
-				if prep.sizes[i] != len(b) {
-					t.Errorf("member %d: size %d, want %d", i, prep.sizes[i], len(b))
+				if e.size != len(b) {
+					t.Errorf("member %d: size %d, want %d", i, e.size, len(b))
 				}
 			}
 		})
