@@ -7,7 +7,6 @@ import (
 	"net"
 	"strings"
 
-
 	"github.com/dnecho/dnecho/ozone/kerberos"
 	"github.com/dnecho/dnecho/proto/hadooppb"
 )
@@ -196,4 +195,3 @@ func rawSendSize(peerMax int, q QOP) int {
 	}
 	return peerMax - overhead
 }
-
