@@ -213,3 +213,12 @@ func kdcText(err error) string {
 	}
 	return s
 }
+
+// ShortName is the user name Hadoop derives from a principal with its default auth_to_local
+// rule: the first component ("alice@REALM" → "alice", "scm/host@REALM" → "scm"). A name without
+// a realm is returned as it is. Hadoop: org/apache/hadoop/security/authentication/util/KerberosName.java.
+func ShortName(principal string) string {
+	name, _, _ := strings.Cut(principal, "@")
+	first, _, _ := strings.Cut(name, "/")
+	return first
+}
