@@ -136,4 +136,3 @@ func splitPEM(b []byte) []string {
 	}
 	return out
 }
-
