@@ -126,6 +126,7 @@ func (f *dnEchoFlags) addFlags(cmd *cobra.Command) {
 	sf.addBool(echo.FieldUncapped, "payload-resp-uncapped", "Send --payload-resp in full instead of freon's 2097151-byte cap\n(DataNode errors above its limits are counted by result, not fatal)")
 	fl.StringVar(&f.report, "report", "auto", "Report format: auto (console on a terminal, log lines otherwise), console or log")
 	sf.add(echo.FieldUser, "user", "", "name", "", "Hadoop RPC user name (default $HADOOP_USER_NAME or the OS user)")
+	sf.addKerberos()
 }
 
 // echoSpec completes the Spec with the options given in freon's units and checks it.

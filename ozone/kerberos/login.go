@@ -222,3 +222,16 @@ func ShortName(principal string) string {
 	first, _, _ := strings.Cut(name, "/")
 	return first
 }
+
+// DefaultRealm returns default_realm of the Kerberos configuration ($KRB5_CONFIG, else
+// DefaultConfigPath).
+func DefaultRealm() (string, error) {
+	cfg, err := loadConfig("", os.Getenv)
+	if err != nil {
+		return "", err
+	}
+	if cfg.LibDefaults.DefaultRealm == "" {
+		return "", fmt.Errorf("kerberos: no default_realm in the configuration (set %s)", ConfigEnv)
+	}
+	return cfg.LibDefaults.DefaultRealm, nil
+}
