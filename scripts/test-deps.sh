@@ -4,6 +4,12 @@ set -euo pipefail
 go mod download
 need=()
 # (Real-component tests — InfluxDB, Prometheus, MIT Kerberos, Chromium — add their packages here.)
+# MIT Kerberos: a throw-away KDC per test (internal/testkdc) and kinit/klist for ticket caches.
+for tool in krb5kdc:krb5-kdc kadmin.local:krb5-admin-server kinit:krb5-user; do
+  command -v "${tool%%:*}" >/dev/null || [ -x "/usr/sbin/${tool%%:*}" ] || need+=("${tool#*:}")
+done
+# The JDK's own GSSAPI SASL peers (internal/jdkpeer) are compiled with javac at test time.
+command -v javac >/dev/null || need+=(default-jdk-headless)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}"
