@@ -101,3 +101,37 @@ func TestSecureClusterRefusals(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkSecureOpen is the cost of one secure lookup per protection: Kerberos login from a
+// keytab, the SCM calls (GetContainer, ListPipelines, GetContainerToken) and the OM's CA
+// certificates, each connection with its own handshake.
+func BenchmarkSecureOpen(b *testing.B) {
+	k := testkdc.Start(b)
+	k.AddPrincipals(b, "alice", "scm/localhost", "om/localhost")
+	b.Setenv(kerberos.ConfigEnv, k.Config)
+	aliceKT, scmKT, omKT := k.Keytab(b, "alice.keytab", "alice"), k.Keytab(b, "scm.keytab", "scm/localhost"), k.Keytab(b, "om.keytab", "om/localhost")
+	for _, q := range []hadooprpc.QOP{hadooprpc.QOPAuthentication, hadooprpc.QOPIntegrity, hadooprpc.QOPPrivacy} {
+		b.Run(q.String(), func(b *testing.B) {
+			c, err := minicluster.Start(minicluster.Options{Tokens: true, TLS: true, Admins: []string{"alice"}, Security: &minicluster.Security{
+				SCMPrincipal: "scm/localhost@" + testkdc.Realm, SCMKeytab: scmKT, OMPrincipal: "om/localhost@" + testkdc.Realm, OMKeytab: omKT,
+				Protection: []hadooprpc.QOP{q}}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer c.Close()
+			dir := b.TempDir()
+			if err := c.WriteConf(dir); err != nil {
+				b.Fatal(err)
+			}
+			s := Spec{Cluster: Cluster{ConfDir: dir, Principal: "alice", Keytab: aliceKT}, ContainerID: 1}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				sess, err := Open(context.Background(), s, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				sess.Close()
+			}
+		})
+	}
+}

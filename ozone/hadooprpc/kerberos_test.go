@@ -18,13 +18,15 @@ type secureRealm struct {
 	serviceKT string
 }
 
-func newSecureRealm(t *testing.T) *secureRealm {
+func newSecureRealm(t *testing.T) *secureRealm { return newSecureRealmB(t) }
+
+func newSecureRealmB(t testing.TB) *secureRealm {
 	k := testkdc.Start(t)
 	k.AddPrincipals(t, "alice", "scm/localhost")
 	return &secureRealm{kdc: k, userKT: k.Keytab(t, "alice.keytab", "alice"), serviceKT: k.Keytab(t, "scm.keytab", "scm/localhost")}
 }
 
-func (r *secureRealm) login(t *testing.T) *kerberos.Credentials {
+func (r *secureRealm) login(t testing.TB) *kerberos.Credentials {
 	t.Helper()
 	c, err := kerberos.Login(kerberos.LoginOptions{Config: r.kdc.Config, Principal: "alice", Keytab: r.userKT})
 	if err != nil {
@@ -34,7 +36,9 @@ func (r *secureRealm) login(t *testing.T) *kerberos.Credentials {
 	return c
 }
 
-func (r *secureRealm) server(t *testing.T, prot ...QOP) string {
+func (r *secureRealm) server(t *testing.T, prot ...QOP) string { return r.serverB(t, prot...) }
+
+func (r *secureRealm) serverB(t testing.TB, prot ...QOP) string {
 	t.Helper()
 	acc, err := kerberos.NewAcceptor(r.serviceKT, "scm/localhost@"+testkdc.Realm)
 	if err != nil {
@@ -43,7 +47,9 @@ func (r *secureRealm) server(t *testing.T, prot ...QOP) string {
 	return echoServer(t, ServerOptions{Kerberos: acc, Protection: prot}, nil)
 }
 
-func (r *secureRealm) client(t *testing.T, addr string, prot ...QOP) *Client {
+func (r *secureRealm) client(t *testing.T, addr string, prot ...QOP) *Client { return r.clientB(t, addr, prot...) }
+
+func (r *secureRealm) clientB(t testing.TB, addr string, prot ...QOP) *Client {
 	t.Helper()
 	cred := r.login(t)
 	return newTestClient(t, addr, Options{User: cred.Principal(), Authenticator: &Kerberos{
