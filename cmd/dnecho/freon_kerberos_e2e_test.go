@@ -17,25 +17,20 @@ import (
 	"github.com/dnecho/dnecho/ozone/kerberos"
 )
 
-// realm is a KDC with two users (alice is an administrator, bob is not) and the service principals.
-type realm struct {
-	*testkdc.KDC
-	aliceKT, bobKT, scmKT, omKT string
-}
+// realm is a KDC with alice (the tests' administrator), bob (not one) and the service principals;
+// no ticket cache until a test makes one.
+type realm struct{ *testkdc.Ozone }
 
 func newRealm(t *testing.T) *realm {
-	k := testkdc.Start(t)
-	k.AddPrincipals(t, "alice", "bob", "scm/localhost", "om/localhost")
-	t.Setenv(kerberos.ConfigEnv, k.Config)
+	k := testkdc.StartOzone(t)
 	t.Setenv(kerberos.CCacheEnv, filepath.Join(t.TempDir(), "no-cache"))
-	return &realm{KDC: k, aliceKT: k.Keytab(t, "alice.keytab", "alice"), bobKT: k.Keytab(t, "bob.keytab", "bob"),
-		scmKT: k.Keytab(t, "scm.keytab", "scm/localhost"), omKT: k.Keytab(t, "om.keytab", "om/localhost")}
+	return &realm{k}
 }
 
 func (r *realm) secureCluster(t *testing.T, o minicluster.Options, prot ...hadooprpc.QOP) string {
 	o.Tokens, o.TLS, o.Admins = true, true, []string{"alice"}
-	o.Security = &minicluster.Security{SCMPrincipal: "scm/localhost@" + testkdc.Realm, SCMKeytab: r.scmKT,
-		OMPrincipal: "om/localhost@" + testkdc.Realm, OMKeytab: r.omKT, Protection: prot}
+	o.Security = &minicluster.Security{SCMPrincipal: testkdc.SCMPrincipal, SCMKeytab: r.SCMKeytab,
+		OMPrincipal: testkdc.OMPrincipal, OMKeytab: r.OMKeytab, Protection: prot}
 	_, conf := startCluster(t, o)
 	return conf
 }
@@ -48,8 +43,8 @@ func TestSecureClusterCommandFreonAndJS(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, binPath, "cluster", "--conf-dir", dir, "--tokens", "--tls",
 		"-D", "ozone.security.enabled=true", "-D", "hadoop.security.authentication=kerberos", "-D", "hadoop.rpc.protection=privacy",
-		"-D", "hdds.scm.kerberos.principal=scm/_HOST@"+testkdc.Realm, "-D", "hdds.scm.kerberos.keytab.file="+r.scmKT,
-		"-D", "ozone.om.kerberos.principal=om/localhost", "-D", "ozone.om.kerberos.keytab.file="+r.omKT, "-D", "ozone.administrators=alice")
+		"-D", "hdds.scm.kerberos.principal=scm/_HOST@"+testkdc.Realm, "-D", "hdds.scm.kerberos.keytab.file="+r.SCMKeytab,
+		"-D", "ozone.om.kerberos.principal=om/localhost", "-D", "ozone.om.kerberos.keytab.file="+r.OMKeytab, "-D", "ozone.administrators=alice")
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGINT) }
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -61,14 +56,14 @@ func TestSecureClusterCommandFreonAndJS(t *testing.T) {
 	if !info.Kerberos || !info.TLS || len(info.OM) != 1 {
 		t.Fatalf("cluster.json: %+v", info)
 	}
-	t.Setenv(kerberos.CCacheEnv, r.Kinit(t, "alice", r.aliceKT, ""))
+	t.Setenv(kerberos.CCacheEnv, r.Kinit(t, "alice", r.AliceKeytab, ""))
 	res := dnecho(t, 60*time.Second, "freon", "dn-echo", "--conf", dir, "--container-id", "1", "-n", "20", "-t", "2")
 	if res.code != 0 {
 		t.Fatalf("freon after kinit: exit %d\n%s", res.code, res.all())
 	}
 	mustContain(t, res, "Successful executions: 20")
 	t.Setenv(kerberos.CCacheEnv, filepath.Join(t.TempDir(), "none"))
-	res = dnecho(t, 60*time.Second, "freon", "dn-echo", "--conf", dir, "--container-id", "1", "-n", "5", "--principal", "alice", "--keytab", r.aliceKT)
+	res = dnecho(t, 60*time.Second, "freon", "dn-echo", "--conf", dir, "--container-id", "1", "-n", "5", "--principal", "alice", "--keytab", r.AliceKeytab)
 	if res.code != 0 {
 		t.Fatalf("freon with a keytab: exit %d\n%s", res.code, res.all())
 	}
@@ -76,7 +71,7 @@ func TestSecureClusterCommandFreonAndJS(t *testing.T) {
 export const options = { iterations: 5 };
 const client = new dnecho.Client({ containerId: 1, principal: __ENV.PRINCIPAL, keytab: __ENV.KEYTAB });
 export default function () { const r = client.echo(); if (!r.ok) throw new Error(r.error); }`)
-	res = dnecho(t, 60*time.Second, "run", "-q", "--conf", dir, "-e", "PRINCIPAL=alice", "-e", "KEYTAB="+r.aliceKT, script)
+	res = dnecho(t, 60*time.Second, "run", "-q", "--conf", dir, "-e", "PRINCIPAL=alice", "-e", "KEYTAB="+r.AliceKeytab, script)
 	if res.code != 0 {
 		t.Fatalf("dnecho run: exit %d\n%s", res.code, res.all())
 	}
@@ -104,7 +99,7 @@ func TestFreonKerberosEveryProtection(t *testing.T) {
 	for _, q := range []hadooprpc.QOP{hadooprpc.QOPAuthentication, hadooprpc.QOPIntegrity, hadooprpc.QOPPrivacy} {
 		t.Run(q.String(), func(t *testing.T) {
 			conf := r.secureCluster(t, minicluster.Options{}, q)
-			t.Setenv(kerberos.CCacheEnv, r.Kinit(t, "alice", r.aliceKT, ""))
+			t.Setenv(kerberos.CCacheEnv, r.Kinit(t, "alice", r.AliceKeytab, ""))
 			res := dnecho(t, 60*time.Second, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "-n", "10", "-t", "2")
 			if res.code != 0 {
 				t.Fatalf("exit %d\n%s", res.code, res.all())
@@ -124,8 +119,8 @@ func TestFreonKerberosRefusals(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(plain, minicluster.CAFile)); err != nil || os.WriteFile(otherCA, b, 0o644) != nil {
 		t.Fatal(err)
 	}
-	expired := r.Kinit(t, "alice", r.aliceKT, "2s")
-	alice := []string{"--principal", "alice", "--keytab", r.aliceKT}
+	expired := r.Kinit(t, "alice", r.AliceKeytab, "2s")
+	alice := []string{"--principal", "alice", "--keytab", r.AliceKeytab}
 	fast := []string{"-D", "hdds.scmclient.max.retry.timeout=0", "-D", "hdds.scmclient.failover.max.retry=0"}
 	for _, tc := range []struct {
 		name, ccache, conf string
@@ -134,14 +129,14 @@ func TestFreonKerberosRefusals(t *testing.T) {
 	}{
 		{"no ticket", "", conf, nil, "run kinit"},
 		{"expired ticket", expired, conf, nil, "expired"},
-		{"wrong keytab", "", conf, []string{"--principal", "alice", "--keytab", r.bobKT}, "Kerberos login"},
-		{"unknown principal", "", conf, []string{"--principal", "mallory", "--keytab", r.aliceKT}, "Kerberos login"},
+		{"wrong keytab", "", conf, []string{"--principal", "alice", "--keytab", r.BobKeytab}, "Kerberos login"},
+		{"unknown principal", "", conf, []string{"--principal", "mallory", "--keytab", r.AliceKeytab}, "Kerberos login"},
 		{"server principal mismatch", "", conf, append(alice, "-D", "hdds.scm.kerberos.principal=scm/scm1.example.com@"+testkdc.Realm),
 			"Server has invalid Kerberos principal"},
 		{"protection mismatch", "", conf, append(alice, "-D", "hadoop.rpc.protection=privacy"), "no common protection layer"},
 		{"untrusted CA", "", conf, append(alice, "--tls-ca", otherCA), "certificate signed by unknown authority"},
 		{"DataNode name mismatch", "", nameOnly, alice, "doesn't contain any IP SANs"},
-		{"not an administrator", "", conf, []string{"--principal", "bob", "--keytab", r.bobKT},
+		{"not an administrator", "", conf, []string{"--principal", "bob", "--keytab", r.BobKeytab},
 			"GetContainer and GetContainerToken need SCM admin rights"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

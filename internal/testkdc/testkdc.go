@@ -252,3 +252,26 @@ func (k *KDC) Stop() {
 	k.cmd.Process.Kill()
 	k.cmd.Wait()
 }
+
+// Ozone is a realm with the principals of a secure Ozone test cluster, each with its own keytab:
+// the users alice and bob and the services scm/localhost and om/localhost.
+type Ozone struct {
+	*KDC
+	AliceKeytab, BobKeytab, SCMKeytab, OMKeytab string
+}
+
+// Service principals of Ozone.
+const (
+	SCMPrincipal = "scm/localhost@" + Realm
+	OMPrincipal  = "om/localhost@" + Realm
+)
+
+// StartOzone starts a KDC with the Ozone principals and points KRB5_CONFIG at it for the test.
+func StartOzone(t *testing.T) *Ozone {
+	t.Helper()
+	k := Start(t)
+	k.AddPrincipals(t, "alice", "bob", "scm/localhost", "om/localhost")
+	t.Setenv("KRB5_CONFIG", k.Config)
+	return &Ozone{KDC: k, AliceKeytab: k.Keytab(t, "alice.keytab", "alice"), BobKeytab: k.Keytab(t, "bob.keytab", "bob"),
+		SCMKeytab: k.Keytab(t, "scm.keytab", "scm/localhost"), OMKeytab: k.Keytab(t, "om.keytab", "om/localhost")}
+}

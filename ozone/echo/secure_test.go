@@ -13,39 +13,25 @@ import (
 	"github.com/dnecho/dnecho/ozone/scm"
 )
 
-// secureKDC is a realm with a user, a non-administrator and the SCM's and OM's principals.
-type secureKDC struct {
-	*testkdc.KDC
-	aliceKT, bobKT, scmKT, omKT string
-}
-
-func startSecureKDC(t *testing.T) *secureKDC {
-	k := testkdc.Start(t)
-	k.AddPrincipals(t, "alice", "bob", "scm/localhost", "om/localhost")
-	t.Setenv(kerberos.ConfigEnv, k.Config)
-	return &secureKDC{KDC: k, aliceKT: k.Keytab(t, "alice.keytab", "alice"), bobKT: k.Keytab(t, "bob.keytab", "bob"),
-		scmKT: k.Keytab(t, "scm.keytab", "scm/localhost"), omKT: k.Keytab(t, "om.keytab", "om/localhost")}
-}
-
-func (k *secureKDC) cluster(t *testing.T, prot ...hadooprpc.QOP) (*minicluster.Cluster, string) {
+// secureCluster starts a Kerberized cluster (tokens, TLS, alice the only administrator).
+func secureCluster(t *testing.T, k *testkdc.Ozone, prot ...hadooprpc.QOP) (*minicluster.Cluster, string) {
 	return startCluster(t, minicluster.Options{Tokens: true, TLS: true, Admins: []string{"alice"}, Security: &minicluster.Security{
-		SCMPrincipal: "scm/localhost@" + testkdc.Realm, SCMKeytab: k.scmKT,
-		OMPrincipal: "om/localhost@" + testkdc.Realm, OMKeytab: k.omKT, Protection: prot}})
+		SCMPrincipal: testkdc.SCMPrincipal, SCMKeytab: k.SCMKeytab, OMPrincipal: testkdc.OMPrincipal, OMKeytab: k.OMKeytab, Protection: prot}})
 }
 
 // The whole secure path: Kerberos to SCM (each protection) and OM, the container token, TLS with
 // the CA certificates from the OM; from a keytab and from a kinit ticket cache.
 func TestSecureClusterEveryProtection(t *testing.T) {
-	k := startSecureKDC(t)
+	k := testkdc.StartOzone(t)
 	for _, q := range []hadooprpc.QOP{hadooprpc.QOPAuthentication, hadooprpc.QOPIntegrity, hadooprpc.QOPPrivacy} {
 		t.Run(q.String(), func(t *testing.T) {
-			c, dir := k.cluster(t, q)
+			c, dir := secureCluster(t, k, q)
 			for _, login := range []string{"keytab", "ccache"} {
 				s := Spec{Cluster: Cluster{ConfDir: dir}, ContainerID: 1}
 				if login == "keytab" {
-					s.Cluster.Principal, s.Cluster.Keytab = "alice", k.aliceKT
+					s.Cluster.Principal, s.Cluster.Keytab = "alice", k.AliceKeytab
 				} else {
-					t.Setenv(kerberos.CCacheEnv, k.Kinit(t, "alice", k.aliceKT, ""))
+					t.Setenv(kerberos.CCacheEnv, k.Kinit(t, "alice", k.AliceKeytab, ""))
 				}
 				sess := open(t, s)
 				if tgt := sess.Target(); tgt.Token == "" || len(tgt.CAPEM) == 0 || tgt.User != "alice@"+testkdc.Realm {
@@ -65,22 +51,22 @@ func TestSecureClusterEveryProtection(t *testing.T) {
 }
 
 func TestSecureClusterRefusals(t *testing.T) {
-	k := startSecureKDC(t)
-	_, dir := k.cluster(t, hadooprpc.QOPAuthentication)
+	k := testkdc.StartOzone(t)
+	_, dir := secureCluster(t, k, hadooprpc.QOPAuthentication)
 	for _, tc := range []struct {
 		name string
 		s    Spec
 		want string
 	}{
-		{"not an administrator", Spec{Cluster: Cluster{ConfDir: dir, Principal: "bob", Keytab: k.bobKT}},
+		{"not an administrator", Spec{Cluster: Cluster{ConfDir: dir, Principal: "bob", Keytab: k.BobKeytab}},
 			"GetContainer and GetContainerToken need SCM admin rights"},
-		{"protection mismatch", Spec{Cluster: Cluster{ConfDir: dir, Principal: "alice", Keytab: k.aliceKT,
+		{"protection mismatch", Spec{Cluster: Cluster{ConfDir: dir, Principal: "alice", Keytab: k.AliceKeytab,
 			Overrides: []string{"hadoop.rpc.protection=privacy"}}}, "no common protection layer"},
-		{"server principal mismatch", Spec{Cluster: Cluster{ConfDir: dir, Principal: "alice", Keytab: k.aliceKT,
+		{"server principal mismatch", Spec{Cluster: Cluster{ConfDir: dir, Principal: "alice", Keytab: k.AliceKeytab,
 			Overrides: []string{"hdds.scm.kerberos.principal=scm/scm1.example.com@" + testkdc.Realm}}}, "Server has invalid Kerberos principal"},
-		{"wrong keytab", Spec{Cluster: Cluster{ConfDir: dir, Principal: "alice", Keytab: k.bobKT}}, "Kerberos login"},
+		{"wrong keytab", Spec{Cluster: Cluster{ConfDir: dir, Principal: "alice", Keytab: k.BobKeytab}}, "Kerberos login"},
 		{"no ticket", Spec{Cluster: Cluster{ConfDir: dir}}, "run kinit"},
-		{"keytab without principal", Spec{Cluster: Cluster{ConfDir: dir, Keytab: k.aliceKT}}, "Principal: is needed with a keytab"},
+		{"keytab without principal", Spec{Cluster: Cluster{ConfDir: dir, Keytab: k.AliceKeytab}}, "Principal: is needed with a keytab"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv(kerberos.CCacheEnv, t.TempDir()+"/none")

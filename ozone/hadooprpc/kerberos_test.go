@@ -47,7 +47,9 @@ func (r *secureRealm) serverB(t testing.TB, prot ...QOP) string {
 	return echoServer(t, ServerOptions{Kerberos: acc, Protection: prot}, nil)
 }
 
-func (r *secureRealm) client(t *testing.T, addr string, prot ...QOP) *Client { return r.clientB(t, addr, prot...) }
+func (r *secureRealm) client(t *testing.T, addr string, prot ...QOP) *Client {
+	return r.clientB(t, addr, prot...)
+}
 
 func (r *secureRealm) clientB(t testing.TB, addr string, prot ...QOP) *Client {
 	t.Helper()
