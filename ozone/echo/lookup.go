@@ -170,13 +170,10 @@ var ErrInterrupted = errors.New("interrupted")
 
 // explain turns a lookup failure into a sentence a user can act on.
 func explain(ctx context.Context, err error, addrs []string, timeout time.Duration) error {
-	var denied *scm.AccessDeniedError
 	var unreachable *scm.UnreachableError
 	switch {
 	case errors.Is(context.Cause(ctx), context.Canceled) || errors.Is(err, context.Canceled):
 		return fmt.Errorf("SCM lookup at %s %w", strings.Join(addrs, ", "), ErrInterrupted)
-	case errors.As(err, &denied):
-		return fmt.Errorf("%w\n(GetContainer and GetContainerToken are SCM administrator calls: run as a user listed in ozone.administrators)", err)
 	case errors.As(err, &unreachable):
 		return fmt.Errorf("no SCM answered at %s within %s: %w", strings.Join(addrs, ", "), timeout, err)
 	case errors.Is(err, context.DeadlineExceeded):
