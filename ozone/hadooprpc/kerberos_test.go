@@ -1,13 +1,12 @@
 package hadooprpc
 
 import (
-	"bytes"
-	"net"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/dnecho/dnecho/internal/testkdc"
+	"github.com/dnecho/dnecho/internal/wiretap"
 	"github.com/dnecho/dnecho/ozone/kerberos"
 )
 
@@ -60,68 +59,6 @@ func (r *secureRealm) clientB(t testing.TB, addr string, prot ...QOP) *Client {
 	}})
 }
 
-// relay forwards one connection to target and records what passes in both directions.
-type relay struct {
-	l    net.Listener
-	mu   sync.Mutex
-	seen bytes.Buffer
-	wg   sync.WaitGroup
-}
-
-func newRelay(t *testing.T, target string) *relay {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &relay{l: l}
-	r.wg.Add(1)
-	go func() {
-		defer r.wg.Done()
-		for {
-			in, err := l.Accept()
-			if err != nil {
-				return
-			}
-			out, err := net.Dial("tcp", target)
-			if err != nil {
-				in.Close()
-				continue
-			}
-			r.wg.Add(2)
-			go r.pipe(in, out)
-			go r.pipe(out, in)
-		}
-	}()
-	t.Cleanup(func() { l.Close(); r.wg.Wait() })
-	return r
-}
-
-func (r *relay) pipe(from, to net.Conn) {
-	defer r.wg.Done()
-	defer to.Close()
-	buf := make([]byte, 32<<10)
-	for {
-		n, err := from.Read(buf)
-		r.mu.Lock()
-		r.seen.Write(buf[:n])
-		r.mu.Unlock()
-		if n > 0 {
-			if _, werr := to.Write(buf[:n]); werr != nil {
-				return
-			}
-		}
-		if err != nil {
-			return
-		}
-	}
-}
-
-func (r *relay) contains(s string) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return bytes.Contains(r.seen.Bytes(), []byte(s))
-}
-
 func TestKerberosEveryProtection(t *testing.T) {
 	r := newSecureRealm(t)
 	secret := "container-4242-" + strings.Repeat("x", 150<<10) // spans several wrap packets
@@ -137,8 +74,8 @@ func TestKerberosEveryProtection(t *testing.T) {
 		{"client prefers authentication", []QOP{QOPPrivacy, QOPAuthentication}, []QOP{QOPAuthentication, QOPPrivacy}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rl := newRelay(t, r.server(t, tc.server...))
-			c := r.client(t, rl.l.Addr().String(), tc.client...)
+			rl := wiretap.Start(t, r.server(t, tc.server...))
+			c := r.client(t, rl.Addr(), tc.client...)
 			ctx := testCtx(t)
 			var wg sync.WaitGroup
 			for i := 0; i < 4; i++ {
@@ -154,7 +91,7 @@ func TestKerberosEveryProtection(t *testing.T) {
 			wg.Wait()
 			c.Close()
 			for _, s := range []string{echoProtocol, "container-4242"} {
-				if rl.contains(s) != tc.clear {
+				if rl.Saw(s) != tc.clear {
 					t.Errorf("%q in clear on the wire = %v, want %v", s, !tc.clear, tc.clear)
 				}
 			}
