@@ -78,23 +78,16 @@ func New(o Options) (*Client, error) {
 	if o.MaxFailovers <= 0 {
 		o.MaxFailovers = DefaultMaxFailovers
 	}
-	c := &Client{opts: o, clientID: randomUUID()}
-	for _, a := range o.Addresses {
-		n, err := hadooprpc.NewClient(a, o.RPC)
-		if err != nil {
-			c.Close()
-			return nil, fmt.Errorf("om %s: %w", a, err)
-		}
-		c.nodes = append(c.nodes, n)
+	nodes, err := hadooprpc.NewClients(o.Addresses, o.RPC)
+	if err != nil {
+		return nil, fmt.Errorf("om %w", err)
 	}
-	return c, nil
+	return &Client{opts: o, nodes: nodes, clientID: randomUUID()}, nil
 }
 
 // Close closes every connection.
 func (c *Client) Close() error {
-	for _, n := range c.nodes {
-		n.Close()
-	}
+	hadooprpc.CloseAll(c.nodes)
 	return nil
 }
 
