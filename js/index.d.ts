@@ -122,7 +122,8 @@ declare module 'k6/x/dnecho' {
     token?: 'auto' | 'none' | string;
     /**
      * TLS to the DataNodes: CA PEM file path(s). Default: plaintext unless the configuration enables gRPC
-     * TLS (then CA files are required; `--local-cluster` provides its own).
+     * TLS (`ozone.security.enabled` and `hdds.grpc.tls.enabled`); then, without CA files, the CA
+     * certificates are fetched from the Ozone Manager (`ozone.om.address`), as freon does.
      */
     tlsCA?: string | string[];
     /**
@@ -133,6 +134,18 @@ declare module 'k6/x/dnecho' {
     reresolve?: boolean;
     /** See `reresolve`. Default '10s', at least '1s'. */
     reresolveAfter?: Duration;
+    /**
+     * Kerberos principal to log in as from `keytab`, e.g. 'alice@EXAMPLE.COM' (the realm defaults to
+     * krb5.conf's). Used when the configuration says `hadoop.security.authentication=kerberos`; without
+     * `keytab` the ticket cache of `kinit` is used (KRB5CCNAME, else /tmp/krb5cc_<uid>) and `principal`,
+     * when given, must be its owner. KRB5_CONFIG names krb5.conf. Default: `dnecho run --principal`.
+     *
+     * @example
+     * const client = new dnecho.Client({ containerId: 1, conf: '/etc/ozone', principal: 'alice', keytab: '/etc/alice.keytab' });
+     */
+    principal?: string;
+    /** Kerberos keytab file to log in from, with `principal`. Default: `dnecho run --keytab`. */
+    keytab?: string;
     /** Throw a JS exception on a failed echo instead of returning `ok: false`. Default false. */
     throw?: boolean;
     /** Extra tags for every sample of this client (values: string, number or boolean). */

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/dnecho/dnecho/minicluster/dnsim"
+	"github.com/dnecho/dnecho/minicluster/omsim"
 	"github.com/dnecho/dnecho/minicluster/scmsim"
 	"github.com/dnecho/dnecho/ozone/config"
 	"github.com/dnecho/dnecho/proto/hddspb"
@@ -52,6 +53,11 @@ type Options struct {
 	SCMAddr string
 	// Faults are injected into every DataNode from the start.
 	Faults dnsim.Faults
+	// Security, when set, Kerberizes the SCM and the OM.
+	Security *Security
+	// TLSNameOnly gives the DataNodes certificates without their IP address, which Ozone's client
+	// (checking the IP) refuses unless hdds.grpc.tls.test.cert is true.
+	TLSNameOnly bool
 }
 
 // Cluster is a running emulated cluster.
@@ -61,6 +67,7 @@ type Cluster struct {
 	ha         *scmsim.HA  // HA
 	dataNodes  []*dnsim.DataNode
 	pipelineID string
+	om         *omsim.Group // with TLS or Security
 }
 
 // Limits of Options.
@@ -122,7 +129,7 @@ func (c *Cluster) start(o Options) error {
 	for i := 0; i < o.DataNodes; i++ {
 		dn, err := dnsim.New(dnsim.Options{
 			HostName: fmt.Sprintf("dn%d.localhost", i+1), Containers: held,
-			TokenVerification: o.Tokens, TLS: o.TLS, Faults: o.Faults,
+			TokenVerification: o.Tokens, TLS: o.TLS, TLSNameOnly: o.TLSNameOnly, Faults: o.Faults,
 		})
 		if err != nil {
 			return err
@@ -139,6 +146,16 @@ func (c *Cluster) start(o Options) error {
 		return err
 	}
 	cfg := scmsim.Config{Admins: o.Admins, TokensEnabled: o.Tokens}
+	if o.Security != nil {
+		if cfg.RPC, err = o.Security.rpc(o.Security.SCMPrincipal, o.Security.SCMKeytab, "hdds.scm.kerberos"); err != nil {
+			return err
+		}
+	}
+	if o.TLS || o.Security != nil {
+		if err := c.startOM(o); err != nil {
+			return err
+		}
+	}
 	type state interface {
 		AddPipeline(*hddspb.Pipeline) error
 		AddContainer(scmsim.Container) error
@@ -232,7 +249,16 @@ func (c *Cluster) Config() map[string]string {
 		p[config.KeySecurityEnabled] = "true"
 		p[config.KeyGRPCTLSEnabled] = "true"
 	}
+	c.securityConfig(p)
 	return p
+}
+
+// OMAddrs returns the emulated Ozone Manager's address(es); nil without TLS or Security.
+func (c *Cluster) OMAddrs() []string {
+	if c.om == nil {
+		return nil
+	}
+	return c.om.Addrs()
 }
 
 // Info is the machine-readable description written to cluster.json.
@@ -244,6 +270,8 @@ type Info struct {
 	Tokens     bool           `json:"tokens"`
 	TLS        bool           `json:"tls"`
 	CAFile     string         `json:"caFile,omitempty"`
+	OM         []string       `json:"om,omitempty"`
+	Kerberos   bool           `json:"kerberos,omitempty"`
 }
 
 // DataNodeInfo describes one DataNode in Info.
@@ -254,7 +282,8 @@ type DataNodeInfo struct {
 
 // Info describes the running cluster.
 func (c *Cluster) Info() Info {
-	in := Info{SCM: c.SCMAddrs(), PipelineID: c.pipelineID, Containers: c.opts.Containers, Tokens: c.opts.Tokens, TLS: c.opts.TLS}
+	in := Info{SCM: c.SCMAddrs(), PipelineID: c.pipelineID, Containers: c.opts.Containers, Tokens: c.opts.Tokens, TLS: c.opts.TLS,
+		OM: c.OMAddrs(), Kerberos: c.opts.Security != nil}
 	for _, dn := range c.dataNodes {
 		in.DataNodes = append(in.DataNodes, DataNodeInfo{UUID: dn.UUID(), Addr: dn.Addr()})
 	}
@@ -320,6 +349,9 @@ func (c *Cluster) Close() error {
 	}
 	if c.ha != nil {
 		errs = append(errs, c.ha.Close())
+	}
+	if c.om != nil {
+		errs = append(errs, c.om.Close())
 	}
 	return errors.Join(errs...)
 }

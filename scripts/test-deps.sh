@@ -7,6 +7,12 @@ need=()
 command -v influxd >/dev/null || need+=(influxdb)
 command -v prometheus >/dev/null || need+=(prometheus)
 command -v chromium >/dev/null || need+=(chromium)
+# MIT Kerberos: a throw-away KDC per test (internal/testkdc) and kinit/klist for ticket caches.
+for tool in krb5kdc:krb5-kdc kadmin.local:krb5-admin-server kinit:krb5-user; do
+  command -v "${tool%%:*}" >/dev/null || [ -x "/usr/sbin/${tool%%:*}" ] || need+=("${tool#*:}")
+done
+# The JDK's own GSSAPI SASL peers (internal/jdkpeer) are compiled with javac at test time.
+command -v javac >/dev/null || need+=(default-jdk-headless)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     # Debian's packages would start the servers on their default ports: these tests start their own.

@@ -17,11 +17,13 @@ type Defaults struct {
 	CAFiles []string
 	// User is the Hadoop RPC user, used when the Client has no user option.
 	User string
+	// Principal and Keytab are the Kerberos login, used when the Client has neither.
+	Principal, Keytab string
 }
 
 func (d Defaults) clone() Defaults {
 	return Defaults{SCM: slices.Clone(d.SCM), ConfDir: d.ConfDir, Overrides: slices.Clone(d.Overrides),
-		CAFiles: slices.Clone(d.CAFiles), User: d.User}
+		CAFiles: slices.Clone(d.CAFiles), User: d.User, Principal: d.Principal, Keytab: d.Keytab}
 }
 
 // isSet reports whether the defaults name a cluster.

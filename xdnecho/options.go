@@ -43,6 +43,8 @@ var clientOptions = []clientOption{
 	{name: "conf", kind: kindString, field: echo.FieldConfDir},
 	{name: "set", kind: kindMap, field: echo.FieldOverrides},
 	{name: "user", kind: kindString, field: echo.FieldUser},
+	{name: "principal", kind: kindString, field: echo.FieldPrincipal},
+	{name: "keytab", kind: kindString, field: echo.FieldKeytab},
 	{name: "lookup", kind: kindString, field: echo.FieldLookup},
 	{name: "lookupTimeout", kind: kindDuration, field: echo.FieldLookupTimeout},
 	{name: "target", kind: kindString, field: echo.FieldTarget},
@@ -122,8 +124,11 @@ func (c *clientConfig) applyDefaults(d Defaults) {
 	if len(c.spec.TLSCA) == 0 {
 		c.spec.TLSCA = append([]string(nil), d.CAFiles...)
 	}
-	if cl.User == "" {
+	if cl.User == "" && cl.Principal == "" && cl.Keytab == "" {
 		cl.User = d.User
+	}
+	if cl.Principal == "" && cl.Keytab == "" && cl.User == "" {
+		cl.Principal, cl.Keytab = d.Principal, d.Keytab
 	}
 }
 

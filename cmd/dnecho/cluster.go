@@ -17,6 +17,8 @@ type clusterFlags struct {
 	opts    minicluster.Options
 	confDir string
 	faults  dnsim.Faults
+	site    string   // server ozone-site.xml
+	sets    []string // server -D key=value
 }
 
 func newClusterCommand(sig *signals, s streams) *cobra.Command {
@@ -30,9 +32,22 @@ open containers on it). It rejects what real Ozone rejects, so a client that wor
 real protocols.
 
 It writes ozone-site.xml (and cluster.json, and ca.pem with --tls) into --conf-dir, so any dnecho
-command can use it with --conf DIR.`,
+command can use it with --conf DIR. With TLS an emulated Ozone Manager hands out the CA certificates.
+
+Secure clusters: -D (or --site) takes the keys a real SCM and OM read; with
+hadoop.security.authentication=kerberos the SCM and the OM accept only Kerberos (SASL GSSAPI, with the
+keytabs and principals given; KRB5_CONFIG names krb5.conf), offer hadoop.rpc.protection, and SCM admits
+only the users of ozone.administrators to GetContainer and GetContainerToken. The written
+ozone-site.xml holds the matching client keys.`,
 		Example: `  dnecho cluster --conf-dir /tmp/mini &
   dnecho freon dn-echo --conf /tmp/mini --container-id 1 -n 10000 -t 8
+
+  dnecho cluster --conf-dir /tmp/secure --tokens --tls -D ozone.security.enabled=true \
+    -D hadoop.security.authentication=kerberos -D hadoop.rpc.protection=privacy \
+    -D hdds.scm.kerberos.principal=scm/localhost@EXAMPLE.COM -D hdds.scm.kerberos.keytab.file=scm.keytab \
+    -D ozone.om.kerberos.principal=om/localhost@EXAMPLE.COM -D ozone.om.kerberos.keytab.file=om.keytab \
+    -D ozone.administrators=alice &
+  kinit alice; dnecho freon dn-echo --conf /tmp/secure --container-id 1
 
   dnecho cluster --conf-dir /tmp/mini-ha --scms 3 --tokens --latency 200us --jitter 100us`,
 		Args: cobra.NoArgs,
@@ -48,6 +63,8 @@ command can use it with --conf DIR.`,
 	fl.IntVar(&f.opts.SCMs, "scms", 1, "Number of SCMs; more than 1 is SCM HA (node 1 leads, followers answer ServerNotLeaderException)")
 	fl.BoolVar(&f.opts.Tokens, "tokens", false, "Container tokens: SCM signs them, DataNodes require one (hdds.container.token.enabled)")
 	fl.BoolVar(&f.opts.TLS, "tls", false, "Serve the DataNodes over TLS (self-signed CAs written to ca.pem)")
+	fl.StringArrayVarP(&f.sets, "set", "D", nil, "Server configuration key=value, read as a real SCM and OM read it (repeatable): "+serverKeysHelp)
+	fl.StringVar(&f.site, "site", "", "Server ozone-site.xml to read the same keys from (-D wins)")
 	fl.StringVar(&f.opts.SCMAddr, "scm-addr", "", "SCM listen address, 127.0.0.1:PORT (default a free port; not with --scms > 1)")
 	fl.DurationVar(&f.faults.Latency, "latency", 0, "Latency the DataNodes add to every call")
 	fl.DurationVar(&f.faults.Jitter, "jitter", 0, "Further random latency in [0, jitter)")
@@ -79,6 +96,9 @@ func runCluster(sig *signals, s streams, f *clusterFlags) error {
 	if err := f.check(); err != nil {
 		return withCode(exitUsage, err)
 	}
+	if err := f.applyServerConfig(); err != nil {
+		return withCode(exitUsage, err)
+	}
 	dir := f.confDir
 	if dir == "" {
 		d, err := os.MkdirTemp("", "dnecho-cluster-")
@@ -104,13 +124,16 @@ func runCluster(sig *signals, s streams, f *clusterFlags) error {
 		fmt.Fprintf(s.out, "  DataNode %d: %s  uuid %s\n", i+1, dn.Addr, dn.UUID)
 	}
 	fmt.Fprintf(s.out, "  pipeline:   %s (%d replicas), open containers %s\n", info.PipelineID, len(info.DataNodes), joinInts(info.Containers))
-	fmt.Fprintf(s.out, "  tokens: %v, TLS: %v\n", info.Tokens, info.TLS)
-	fmt.Fprintf(s.out, "  config:     %s\n\n", filepath.Join(dir, "ozone-site.xml"))
-	tls := ""
-	if info.TLS {
-		tls = " --tls-ca " + info.CAFile
+	fmt.Fprintf(s.out, "  tokens: %v, TLS: %v, Kerberos: %v\n", info.Tokens, info.TLS, info.Kerberos)
+	if len(info.OM) > 0 {
+		fmt.Fprintf(s.out, "  OM:         %s (serves the CA certificates)\n", strings.Join(info.OM, ", "))
 	}
-	fmt.Fprintf(s.out, "try: dnecho freon dn-echo --conf %s --container-id %d -n 10000 -t 8%s\n", dir, info.Containers[0], tls)
+	fmt.Fprintf(s.out, "  config:     %s\n\n", filepath.Join(dir, "ozone-site.xml"))
+	kinit := ""
+	if info.Kerberos {
+		kinit = "kinit <an administrator>; "
+	}
+	fmt.Fprintf(s.out, "try: %sdnecho freon dn-echo --conf %s --container-id %d -n 10000 -t 8\n", kinit, dir, info.Containers[0])
 	<-sig.soft.Done()
 	fmt.Fprintln(s.out, "mini cluster stopped")
 	return nil

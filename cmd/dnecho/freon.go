@@ -132,6 +132,7 @@ func (f *dnEchoFlags) addFlags(cmd *cobra.Command) {
 		"K6_* environment variables configure them; K6_WEB_DASHBOARD_EXPORT=report.html keeps the dashboard with this report)")
 	fl.BoolVar(&f.failOnLoss, "fail-on-output-loss", false, "Exit 111 when an output dropped samples (by default it is only reported)")
 	sf.add(echo.FieldUser, "user", "", "name", "", "Hadoop RPC user name (default $HADOOP_USER_NAME or the OS user)")
+	sf.addKerberos()
 }
 
 // echoSpec completes the Spec with the options given in freon's units and checks it.

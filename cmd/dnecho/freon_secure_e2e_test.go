@@ -33,9 +33,15 @@ func TestFreonTLS(t *testing.T) {
 		t.Fatalf("exit %d\n%s", r.code, r.all())
 	}
 	mustContain(t, r, "Successful executions: 10")
+	// Without --tls-ca the CA certificates come from the Ozone Manager, as freon takes them; without
+	// an OM to ask, the error names --tls-ca.
 	r = dnecho(t, 30*time.Second, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "-n", "1")
+	if r.code != 0 {
+		t.Fatalf("TLS cluster without --tls-ca: exit %d\n%s", r.code, r.all())
+	}
+	r = dnecho(t, 30*time.Second, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "-n", "1", "-D", "ozone.om.address=")
 	if r.code == 0 {
-		t.Fatalf("TLS cluster without --tls-ca: exit 0\n%s", r.all())
+		t.Fatalf("TLS cluster without --tls-ca and OM: exit 0\n%s", r.all())
 	}
 	mustContain(t, r, "--tls-ca")
 }

@@ -119,6 +119,7 @@ and stops it at the end.`,
 	f.specs.addCluster()
 	f.specs.add(echo.FieldTLSCA, "tls-ca", "", "files", "", "CA certificate PEM file(s) for TLS to the DataNodes")
 	f.specs.add(echo.FieldUser, "user", "", "name", "", "Hadoop RPC user name (default $HADOOP_USER_NAME or the OS user)")
+	f.specs.addKerberos()
 	fl.BoolVar(&f.localCluster, "local-cluster", false, "run the test against an emulated cluster started in this process")
 	fl.IntVar(&f.lcDataNodes, "local-cluster-datanodes", minicluster.DefaultDataNodes, "DataNodes of --local-cluster")
 	fl.DurationVar(&f.lcLatency, "local-cluster-latency", 0, "latency the --local-cluster DataNodes add to every call")
@@ -163,6 +164,7 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 	defaults := dnechoext.Defaults{
 		SCM: f.cluster.Cluster.SCM, ConfDir: f.cluster.Cluster.ConfDir, Overrides: f.cluster.Cluster.Overrides,
 		CAFiles: f.cluster.TLSCA, User: f.cluster.Cluster.User,
+		Principal: f.cluster.Cluster.Principal, Keytab: f.cluster.Cluster.Keytab,
 	}
 	if f.localCluster && f.cluster.Cluster.IsSet() {
 		return withCode(exitcode.InvalidConfig, errors.New("--local-cluster starts its own cluster: leave out --conf and --scm"))
@@ -174,6 +176,7 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 		}
 		defer stop()
 		d.Overrides, d.User, d.CAFiles = defaults.Overrides, defaults.User, defaults.CAFiles
+		d.Principal, d.Keytab = defaults.Principal, defaults.Keytab
 		defaults = d
 	}
 

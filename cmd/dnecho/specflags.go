@@ -67,3 +67,10 @@ func (s *specFlags) addCluster() {
 	s.names[echo.FieldOverrides] = "-D"
 	s.add(echo.FieldSCM, "scm", "", "host:port", "", "SCM client address(es), comma-separated for SCM HA (instead of --conf)")
 }
+
+// addKerberos registers the Kerberos login flags, shared by freon and run. Without them a
+// Kerberos cluster is reached with the ticket cache of a kinit.
+func (s *specFlags) addKerberos() {
+	s.add(echo.FieldPrincipal, "principal", "", "name", "", "Kerberos principal to log in as from --keytab (default: the ticket cache of kinit, $KRB5CCNAME)")
+	s.add(echo.FieldKeytab, "keytab", "", "file", "", "Kerberos keytab to log in from, with --principal ($KRB5_CONFIG names krb5.conf)")
+}

@@ -24,7 +24,7 @@ type tlsMaterial struct {
 	cert  tls.Certificate
 }
 
-func newTLSMaterial() (*tlsMaterial, error) {
+func newTLSMaterial(withIP bool) (*tlsMaterial, error) {
 	now := time.Now()
 	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -60,6 +60,9 @@ func newTLSMaterial() (*tlsMaterial, error) {
 		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1)},
 		DNSNames:     []string{"localhost"},
+	}
+	if !withIP {
+		tmpl.IPAddresses = nil
 	}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca, &key.PublicKey, caKey)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/dnecho/dnecho/ozone/hadooprpc"
+	"github.com/dnecho/dnecho/ozone/kerberos"
 	"github.com/dnecho/dnecho/ozone/token"
 	"github.com/dnecho/dnecho/proto/hddspb"
 	"github.com/dnecho/dnecho/proto/scmpb"
@@ -86,9 +87,10 @@ func (s *SCM) checkLeader() error {
 	return javaError(classNotLeader, msg, "checkLeader")
 }
 
-// checkAdmin is SCM's checkAdminAccess (spec §13).
+// checkAdmin is SCM's checkAdminAccess, on the caller's short name: a Kerberos principal
+// alice@REALM is the administrator "alice" (docs/ozone-scm.md, admin checks).
 func (s *SCM) checkAdmin(user, method string) error {
-	if s.cfg.Admins == nil || slices.Contains(s.cfg.Admins, user) {
+	if s.cfg.Admins == nil || slices.Contains(s.cfg.Admins, kerberos.ShortName(user)) {
 		return nil
 	}
 	return javaError(classAccessControl,

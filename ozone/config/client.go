@@ -41,8 +41,16 @@ type ClientSettings struct {
 	SCMFailoverMaxRetry      int
 	SCMFailoverRetryInterval time.Duration
 	SCMMaxRetryTimeout       time.Duration
-	// SCMKerberosPrincipal is hdds.scm.kerberos.principal, possibly with _HOST.
-	SCMKerberosPrincipal string
+	// SCMKerberosPrincipal is hdds.scm.kerberos.principal, possibly with _HOST;
+	// SCMKerberosPrincipalPattern its ".pattern" key, which replaces the comparison with a glob.
+	SCMKerberosPrincipal        string
+	SCMKerberosPrincipalPattern string
+	// OMKerberosPrincipal and OMKerberosPrincipalPattern are the same for the Ozone Manager.
+	OMKerberosPrincipal        string
+	OMKerberosPrincipalPattern string
+	// OMRetryWait and OMMaxFailovers are the OM client's retry policy.
+	OMRetryWait    time.Duration
+	OMMaxFailovers int
 	// RPCProtection is hadoop.rpc.protection as lower-case QOP names (authentication,
 	// integrity, privacy), in configured order.
 	RPCProtection []string
@@ -83,6 +91,12 @@ func (c *Config) ClientSettings() (ClientSettings, error) {
 		SCMFailoverRetryInterval: r.duration(KeySCMClientRetryInterval, DefaultSCMClientRetryInterval, time.Millisecond),
 		SCMMaxRetryTimeout:       r.duration(KeySCMClientMaxRetryTimeout, DefaultSCMClientMaxRetryTime, time.Millisecond),
 		SCMKerberosPrincipal:     c.GetTrimmed(KeySCMKerberosPrincipal, DefaultSCMKerberosPrincipal),
+
+		SCMKerberosPrincipalPattern: c.GetTrimmed(KeySCMKerberosPrincipal+PrincipalPatternSuffix, ""),
+		OMKerberosPrincipal:         c.GetTrimmed(KeyOMKerberosPrincipal, DefaultOMKerberosPrincipal),
+		OMKerberosPrincipalPattern:  c.GetTrimmed(KeyOMKerberosPrincipal+PrincipalPatternSuffix, ""),
+		OMRetryWait:                 r.duration(KeyOMClientRetryWait, DefaultOMClientRetryWait*time.Millisecond, time.Millisecond),
+		OMMaxFailovers:              r.int(KeyOMClientMaxFailovers, DefaultOMClientMaxFailovers),
 	}
 	tls := r.bool(KeyGRPCTLSEnabled, false)
 	s.GRPCTLS = s.SecurityEnabled && tls

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestSCMNodes(t *testing.T) {
@@ -89,6 +90,7 @@ func TestClientSettings(t *testing.T) {
 		SCMRPCTimeout: DefaultSCMClientRPCTimeout, SCMFailoverMaxRetry: 15,
 		SCMFailoverRetryInterval: DefaultSCMClientRetryInterval, SCMMaxRetryTimeout: DefaultSCMClientMaxRetryTime,
 		SCMKerberosPrincipal: DefaultSCMKerberosPrincipal, RPCProtection: []string{"authentication"},
+		OMKerberosPrincipal: DefaultOMKerberosPrincipal, OMRetryWait: 2 * time.Second, OMMaxFailovers: 500,
 	}
 	if !reflect.DeepEqual(s, want) {
 		t.Errorf("defaults:\n got %+v\nwant %+v", s, want)

@@ -15,6 +15,8 @@ const (
 	FieldConfDir        Field = "ConfDir"
 	FieldOverrides      Field = "Overrides"
 	FieldUser           Field = "User"
+	FieldPrincipal      Field = "Principal"
+	FieldKeytab         Field = "Keytab"
 	FieldContainerID    Field = "ContainerID"
 	FieldLookup         Field = "Lookup"
 	FieldLookupTimeout  Field = "LookupTimeout"

@@ -62,9 +62,10 @@ func (g *Group) Open(ctx context.Context, spec Spec) (*Session, error) {
 	}))
 }
 
-// lookupKey identifies what a lookup asks: where, which container, how, and the token mode.
+// lookupKey identifies what a lookup asks: where (and as whom), which container, how, the token
+// mode, and whether the OM is asked for CA certificates (only without CA files).
 func lookupKey(s Spec) string {
-	return fmt.Sprintf("%#v", []any{s.Cluster, s.ContainerID, s.Lookup, s.Token})
+	return fmt.Sprintf("%#v", []any{s.Cluster, s.ContainerID, s.Lookup, s.Token, len(s.TLSCA) == 0})
 }
 
 // start returns the entry for key in m, making it with f in a goroutine of the group on first use.

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/ozone/config"
-	"github.com/dnecho/dnecho/ozone/hadooprpc"
 	"github.com/dnecho/dnecho/ozone/scm"
 	"github.com/dnecho/dnecho/ozone/token"
 	"github.com/dnecho/dnecho/proto/hddspb"
@@ -27,6 +26,11 @@ type Target struct {
 	SCMAddrs []string
 	// ConfDir is the configuration directory that was read, "" when none.
 	ConfDir string
+	// CAPEM are the CA certificates fetched from the Ozone Manager for TLS to the DataNodes; nil
+	// when TLS is off or CA files were given.
+	CAPEM []byte
+	// User is who the SCM calls ran as: the Kerberos principal, or the SIMPLE user ("" for the default).
+	User string
 }
 
 // PipelineID is the pipeline's id as text (a UUID).
@@ -94,10 +98,11 @@ func lookup(ctx context.Context, s Spec, obs Observer) (*Target, error) {
 			addrs = append(addrs, n.Address())
 		}
 	}
-	if settings.Kerberos {
-		return nil, fmt.Errorf("the configuration in %s asks for Kerberos (hadoop.security.authentication=kerberos): "+
-			"Kerberos SASL is not supported yet; use a cluster or an SCM that accepts SIMPLE authentication", dir)
+	auth, err := newRPCAuth(s.Cluster, settings)
+	if err != nil {
+		return nil, err
 	}
+	defer auth.close()
 	ctx, cancel := context.WithTimeout(ctx, s.LookupTimeout)
 	defer cancel()
 	// A lookup normally takes milliseconds; while SCM is slow or unreachable, say so.
@@ -108,16 +113,21 @@ func lookup(ctx context.Context, s Spec, obs Observer) (*Target, error) {
 	})
 	defer slow.Stop()
 
-	t, err := ask(ctx, s, settings, addrs)
+	t, err := ask(ctx, s, settings, addrs, auth)
 	if err != nil {
 		return nil, explain(ctx, err, addrs, s.LookupTimeout)
 	}
 	t.ConfDir = dir
+	if settings.GRPCTLS && len(s.TLSCA) == 0 {
+		if t.CAPEM, err = caFromOM(ctx, cfg, settings, auth); err != nil {
+			return nil, err
+		}
+	}
 	return t, nil
 }
 
 // ask makes the SCM calls.
-func ask(ctx context.Context, s Spec, settings config.ClientSettings, addrs []string) (*Target, error) {
+func ask(ctx context.Context, s Spec, settings config.ClientSettings, addrs []string, auth *rpcAuth) (*Target, error) {
 	retries := settings.SCMRetryLimit()
 	if retries <= 0 {
 		retries = scm.NoRetries // both retry keys set to 0: one attempt, not scm's default budget
@@ -127,7 +137,7 @@ func ask(ctx context.Context, s Spec, settings config.ClientSettings, addrs []st
 		RetryInterval: settings.SCMFailoverRetryInterval,
 		MaxRetries:    retries,
 		RPCTimeout:    settings.SCMRPCTimeout,
-		RPC:           hadooprpc.Options{User: s.Cluster.User},
+		RPC:           auth.options(config.KeySCMKerberosPrincipal, settings.SCMKerberosPrincipal, settings.SCMKerberosPrincipalPattern),
 	})
 	if err != nil {
 		return nil, err
@@ -137,7 +147,7 @@ func ask(ctx context.Context, s Spec, settings config.ClientSettings, addrs []st
 	if err != nil {
 		return nil, err
 	}
-	t := &Target{Container: lk.Container, Pipeline: lk.Pipeline, Settings: settings, SCMAddrs: addrs}
+	t := &Target{Container: lk.Container, Pipeline: lk.Pipeline, Settings: settings, SCMAddrs: addrs, User: auth.user}
 	switch s.Token {
 	case TokenAuto:
 		if settings.ContainerTokenEnabled {
@@ -160,13 +170,10 @@ var ErrInterrupted = errors.New("interrupted")
 
 // explain turns a lookup failure into a sentence a user can act on.
 func explain(ctx context.Context, err error, addrs []string, timeout time.Duration) error {
-	var denied *scm.AccessDeniedError
 	var unreachable *scm.UnreachableError
 	switch {
 	case errors.Is(context.Cause(ctx), context.Canceled) || errors.Is(err, context.Canceled):
 		return fmt.Errorf("SCM lookup at %s %w", strings.Join(addrs, ", "), ErrInterrupted)
-	case errors.As(err, &denied):
-		return fmt.Errorf("%w\n(GetContainer and GetContainerToken are SCM administrator calls: run as a user listed in ozone.administrators)", err)
 	case errors.As(err, &unreachable):
 		return fmt.Errorf("no SCM answered at %s within %s: %w", strings.Join(addrs, ", "), timeout, err)
 	case errors.Is(err, context.DeadlineExceeded):

@@ -25,6 +25,10 @@ func (s *Spec) Set(f Field, v string) error {
 		return nil
 	case FieldUser:
 		return setString(&s.Cluster.User, f, v)
+	case FieldPrincipal:
+		return setString(&s.Cluster.Principal, f, v)
+	case FieldKeytab:
+		return setString(&s.Cluster.Keytab, f, v)
 	case FieldContainerID:
 		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
 		if err != nil || n <= 0 {

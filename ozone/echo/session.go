@@ -104,6 +104,10 @@ func datanodeOptions(spec Spec, t *Target) (datanode.Options, error) {
 		o.Timeout = t.Settings.ReadTimeout
 	}
 	if t.Settings.GRPCTLS || len(spec.TLSCA) > 0 {
+		if len(spec.TLSCA) == 0 && len(t.CAPEM) > 0 {
+			o.TLS = &datanode.TLSOptions{CAPEM: t.CAPEM, TestCert: t.Settings.GRPCTLSTestCert}
+			return o, nil
+		}
 		if len(spec.TLSCA) == 0 {
 			return o, &FieldError{Field: FieldTLSCA, Reason: "needed: the configuration enables TLS to the DataNodes " +
 				"(ozone.security.enabled and hdds.grpc.tls.enabled); give the CA certificate file(s) that signed the DataNodes' certificates"}

@@ -159,10 +159,17 @@ func TestOpenInterrupted(t *testing.T) {
 	}
 }
 
-func TestTLSNeedsCA(t *testing.T) {
+// Without a CA file the CA certificates come from the Ozone Manager, as freon takes them; when the
+// OM cannot be asked, the error names the CA option.
+func TestTLSCAFromFileOrOM(t *testing.T) {
 	_, dir := startCluster(t, minicluster.Options{TLS: true})
-	if _, err := Open(context.Background(), Spec{Cluster: Cluster{ConfDir: dir}, ContainerID: 1}, nil); !isField(err, FieldTLSCA) {
-		t.Fatalf("TLS without a CA: %v", err)
+	fromOM := open(t, Spec{Cluster: Cluster{ConfDir: dir}, ContainerID: 1})
+	if r := fromOM.Echo(context.Background(), 0); !r.OK() || len(fromOM.Target().CAPEM) == 0 {
+		t.Fatalf("echo over TLS with the OM's CA: %+v", r)
+	}
+	noOM := Spec{Cluster: Cluster{ConfDir: dir, Overrides: []string{"ozone.om.address="}}, ContainerID: 1}
+	if _, err := Open(context.Background(), noOM, nil); !isField(err, FieldTLSCA) {
+		t.Fatalf("TLS without a CA and without an OM: %v", err)
 	}
 	sess := open(t, Spec{Cluster: Cluster{ConfDir: dir}, ContainerID: 1, TLSCA: []string{filepath.Join(dir, minicluster.CAFile)}})
 	if r := sess.Echo(context.Background(), 0); !r.OK() {

@@ -91,8 +91,15 @@ type Cluster struct {
 	ConfDir string
 	// Overrides are "key=value" settings applied over the configuration (-D).
 	Overrides []string
-	// User is the Hadoop RPC user; "" means $HADOOP_USER_NAME or the OS user.
+	// User is the Hadoop RPC user; "" means $HADOOP_USER_NAME or the OS user. With Kerberos the
+	// user is the authenticated principal and User must be empty.
 	User string
+	// Principal and Keytab log in to Kerberos from a keytab (kinit -kt), when the configuration
+	// says hadoop.security.authentication=kerberos; without a Keytab the ticket cache of a kinit
+	// is used ($KRB5CCNAME, else /tmp/krb5cc_<uid>), and Principal, if set, must be its owner.
+	// $KRB5_CONFIG names the Kerberos configuration (default /etc/krb5.conf).
+	Principal string
+	Keytab    string
 }
 
 // IsSet reports whether c names a cluster (without $OZONE_CONF_DIR).

@@ -35,6 +35,7 @@ func (s Spec) Validate() error {
 		}
 	}
 	checks := []func() error{
+		s.Cluster.checkKerberos,
 		func() error { return checkEnum(FieldLookup, s.Lookup, LookupFreon, LookupSingle) },
 		func() error { return checkEnum(FieldStream, s.Stream, StreamNew, StreamReuse) },
 		func() error { return checkEnum(FieldTransport, s.Transport, TransportGRPC, TransportRatis) },
@@ -105,6 +106,18 @@ func checkEnum[T ~string](f Field, v T, allowed ...T) error {
 func checkNotNegative(f Field, negative bool, v any) error {
 	if negative {
 		return fieldErr(f, v, "must be positive (leave it unset for the default)")
+	}
+	return nil
+}
+
+// checkKerberos: a keytab needs the principal to log in as, and the SIMPLE user has no meaning
+// beside a Kerberos principal.
+func (c Cluster) checkKerberos() error {
+	switch {
+	case c.Keytab != "" && c.Principal == "":
+		return fieldErr(FieldPrincipal, nil, "is needed with a keytab (%s): the principal to log in as, e.g. alice@EXAMPLE.COM", c.Keytab)
+	case c.User != "" && (c.Principal != "" || c.Keytab != ""):
+		return fieldErr(FieldUser, c.User, "is the SIMPLE-authentication user; with a Kerberos principal leave it out (the user is the principal)")
 	}
 	return nil
 }

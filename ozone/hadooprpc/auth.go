@@ -12,12 +12,12 @@ import (
 )
 
 // Authenticator runs the SASL exchange of a connection whose preamble
-// announced SASL (spec §10). A Kerberos (GSSAPI) implementation plugs in here.
+// announced SASL (docs/hadoop-rpc.md, SASL). Kerberos (GSSAPI) is one implementation.
 type Authenticator interface {
 	// Authenticate exchanges SASL messages through s until the server sends
 	// SUCCESS. It returns the connection to use afterwards: s.Conn() when no
 	// security layer was negotiated (QOP "auth"), or a net.Conn that wraps and
-	// unwraps traffic for integrity/privacy (spec §10.4); such a wrapper must
+	// unwraps traffic for integrity/privacy (docs/kerberos.md); such a wrapper must
 	// pass deadlines through to s.Conn(). ctx bounds the whole exchange.
 	Authenticate(ctx context.Context, s *SASLConn) (net.Conn, error)
 }
@@ -25,12 +25,19 @@ type Authenticator interface {
 // SASLConn sends and receives SASL messages (callId -33) during negotiation.
 type SASLConn struct {
 	nc     net.Conn
+	addr   string
 	maxLen int
 	first  bool // at least one reply has been read
 }
 
 // Conn returns the underlying connection.
 func (s *SASLConn) Conn() net.Conn { return s.nc }
+
+// Addr returns the server address as dialled ("host:port"), for the server-principal check.
+func (s *SASLConn) Addr() string { return s.addr }
+
+// MaxResponseLength is the largest response frame the client accepts.
+func (s *SASLConn) MaxResponseLength() int { return s.maxLen }
 
 // Send writes one SASL message with the header Java uses: callId -33, empty
 // clientId, retryCount -1 (spec §5).

@@ -42,6 +42,28 @@ func NewClient(addr string, opts Options) (*Client, error) {
 	return &Client{addr: addr, opts: o, conns: map[string]*conn{}, dialing: map[string]*dialWait{}}, nil
 }
 
+// NewClients returns a client for each address (the nodes of an HA group), all with opts. On an
+// error none is left open.
+func NewClients(addrs []string, opts Options) ([]*Client, error) {
+	var out []*Client
+	for _, a := range addrs {
+		c, err := NewClient(a, opts)
+		if err != nil {
+			CloseAll(out)
+			return nil, fmt.Errorf("%s: %w", a, err)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// CloseAll closes every client.
+func CloseAll(cs []*Client) {
+	for _, c := range cs {
+		c.Close()
+	}
+}
+
 // Addr returns the server address the client dials.
 func (c *Client) Addr() string { return c.addr }
 

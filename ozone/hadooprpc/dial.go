@@ -59,7 +59,7 @@ func handshake(ctx context.Context, nc net.Conn, c *Client, protocol string) (ne
 		return nc, ctxOr(ctx, err)
 	}
 	if c.opts.Authenticator != nil {
-		s := &SASLConn{nc: nc, maxLen: c.opts.MaxResponseLength}
+		s := &SASLConn{nc: nc, addr: c.addr, maxLen: c.opts.MaxResponseLength}
 		wrapped, err := c.opts.Authenticator.Authenticate(ctx, s)
 		if err != nil {
 			return nc, ctxOr(ctx, err)

@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"google.golang.org/protobuf/proto"
+
+	"github.com/dnecho/dnecho/ozone/kerberos"
 )
 
 // ServerOptions configures a Server. The zero value is a SIMPLE-auth server
@@ -19,8 +21,20 @@ type ServerOptions struct {
 	// only KERBEROS/GSSAPI, and any GSSAPI attempt fails.
 	KerberosOnly bool
 	// KerberosPrincipal is the server principal advertised in NEGOTIATE
-	// (protocol/serverId@REALM); default "scm/localhost@EXAMPLE.COM".
+	// (protocol/serverId@REALM); default the Kerberos acceptor's, else
+	// "scm/localhost@EXAMPLE.COM".
 	KerberosPrincipal string
+	// Kerberos, when set, makes a Kerberos-only server that completes SASL
+	// GSSAPI with this acceptor, as a secure Hadoop server does with the JDK's
+	// GSSAPI SaslServer (docs/kerberos.md). KerberosOnly is then implied.
+	Kerberos *kerberos.Acceptor
+	// Protection lists the security layers offered (hadoop.rpc.protection);
+	// default authentication only.
+	Protection []QOP
+	// OfferToken lists TOKEN/DIGEST-MD5 before KERBEROS in NEGOTIATE, with a
+	// challenge, as a server with a delegation-token secret manager (the
+	// Ozone Manager) does. This server cannot complete it.
+	OfferToken bool
 	// LegacyIPCPackage names IPC-layer exceptions "org.apache.hadoop.ipc.*"
 	// like Ozone ≤ 2.1, instead of the "org.apache.hadoop.ipc_.*" fork.
 	LegacyIPCPackage bool
@@ -31,7 +45,8 @@ type ServerOptions struct {
 
 // CallInfo describes the call a Handler serves.
 type CallInfo struct {
-	// User is the effectiveUser of the connection context ("" if none was sent).
+	// User is the effectiveUser of the connection context ("" if none was
+	// sent); with Kerberos, the authenticated principal ("alice@REALM").
 	User string
 	// Protocol is the declaringClassProtocolName of the call.
 	Protocol   string
@@ -88,8 +103,17 @@ func NewServer(opts ServerOptions) (*Server, error) {
 	if opts.MaxDataLength == 0 {
 		opts.MaxDataLength = DefaultMaxDataLength
 	}
+	if opts.Kerberos != nil {
+		opts.KerberosOnly = true
+		if opts.KerberosPrincipal == "" {
+			opts.KerberosPrincipal = opts.Kerberos.Principal()
+		}
+	}
 	if opts.KerberosPrincipal == "" {
 		opts.KerberosPrincipal = "scm/localhost@EXAMPLE.COM"
+	}
+	if len(opts.Protection) == 0 {
+		opts.Protection = []QOP{QOPAuthentication}
 	}
 	s := &Server{opts: opts, ipc: ipcPackage, protocols: map[string]*protocolEntry{},
 		listeners: map[net.Listener]struct{}{}, conns: map[*serverConn]struct{}{}}

@@ -11,6 +11,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/dnecho/dnecho/ozone/kerberos"
 	"github.com/dnecho/dnecho/proto/hadooppb"
 )
 
@@ -32,11 +33,17 @@ type serverConn struct {
 	wmu    sync.Mutex
 	calls  sync.WaitGroup
 
-	// State below is touched only by the serve goroutine.
-	sasl          bool // SASL announced and not (yet) switched to SIMPLE
+	// State below is written only by the serve goroutine (handlers it starts
+	// later read the wrapping state).
+	sasl          bool // SASL negotiation announced and not finished
+	saslUsed      bool // SASL announced and not switched to SIMPLE
 	sentNegotiate bool
 	contextRead   bool
 	user          string
+	gss           gssState
+	wrapCtx       *kerberos.Context // set once integrity or privacy is negotiated
+	seal          bool              // privacy: replies are sealed, requests must be
+	inbuf         []byte            // unwrapped request bytes not yet a whole frame
 }
 
 func newServerConn(s *Server, nc net.Conn) *serverConn {
@@ -103,7 +110,7 @@ func (sc *serverConn) readPreamble() bool {
 			return false
 		}
 	case int8(-33):
-		sc.sasl = true
+		sc.sasl, sc.saslUsed = true, true
 	default:
 		sc.fatal(callIDAuthFailed, -1, FatalUnauthorized, sc.s.ipc+"IpcException", fmt.Sprintf("Unknown auth protocol:%d", auth))
 		return false
@@ -178,9 +185,9 @@ func (sc *serverConn) outOfBand(h *hadooppb.RpcRequestHeaderProto, payload []byt
 		}
 		sc.user = c.GetUserInfo().GetEffectiveUser()
 		sc.contextRead = true
-		return true
+		return sc.authorizeUser(id, retry)
 	case callIDSASL:
-		if !sc.sasl {
+		if !sc.saslUsed {
 			return sc.fatalRPC(id, retry, FatalInvalidRPCHeader, "SASL protocol not requested by client")
 		}
 		return sc.saslMessage(id, retry, payload)
@@ -191,8 +198,8 @@ func (sc *serverConn) outOfBand(h *hadooppb.RpcRequestHeaderProto, payload []byt
 }
 
 // saslMessage runs the server side of negotiation: a SIMPLE server switches
-// the client to SIMPLE; a Kerberos-only server offers GSSAPI, which this
-// emulator cannot complete (spec §10.1, §10.3).
+// the client to SIMPLE; a Kerberos server offers GSSAPI and completes it with
+// its acceptor, or refuses it when it has none (docs/hadoop-rpc.md, SASL).
 func (sc *serverConn) saslMessage(id, retry int32, payload []byte) bool {
 	var m hadooppb.RpcSaslProto
 	if err := unmarshalDelimited(payload, &m); err != nil {
@@ -200,10 +207,17 @@ func (sc *serverConn) saslMessage(id, retry int32, payload []byte) bool {
 	}
 	state := m.GetState()
 	if state == hadooppb.RpcSaslProto_WRAP {
-		return sc.fatalRPC(id, retry, FatalInvalidRPCHeader, "Server is not wrapping data")
+		if sc.wrapCtx == nil {
+			return sc.fatalRPC(id, retry, FatalInvalidRPCHeader, "Server is not wrapping data")
+		}
+		return sc.unwrapPacket(m.GetToken())
+	}
+	if !sc.sasl {
+		return sc.saslFail("Client sent SASL message after negotiation: " + state.String())
 	}
 	if !sc.s.opts.KerberosOnly && (state == hadooppb.RpcSaslProto_NEGOTIATE || state == hadooppb.RpcSaslProto_INITIATE) {
 		sc.sasl = false // switched to SIMPLE: the context may follow
+		sc.saslUsed = false
 		return sc.saslReply(&hadooppb.RpcSaslProto{State: hadooppb.RpcSaslProto_SUCCESS.Enum()})
 	}
 	if state == hadooppb.RpcSaslProto_NEGOTIATE {
@@ -214,21 +228,14 @@ func (sc *serverConn) saslMessage(id, retry int32, payload []byte) bool {
 		sc.sentNegotiate = true
 		return sc.saslReply(sc.kerberosNegotiate())
 	}
-	sc.fatal(callIDAuthFailed, -1, FatalUnauthorized, "javax.security.sasl.SaslException", "GSS initiate failed")
-	return false
+	if sc.s.opts.Kerberos == nil {
+		return sc.saslFail("GSS initiate failed")
+	}
+	return sc.gssapiStep(&m)
 }
 
 func (sc *serverConn) kerberosNegotiate() *hadooppb.RpcSaslProto {
-	protocol, serverID := splitPrincipal(sc.s.opts.KerberosPrincipal)
-	return &hadooppb.RpcSaslProto{
-		State: hadooppb.RpcSaslProto_NEGOTIATE.Enum(),
-		Auths: []*hadooppb.RpcSaslProto_SaslAuth{{
-			Method:    proto.String("KERBEROS"),
-			Mechanism: proto.String("GSSAPI"),
-			Protocol:  &protocol,
-			ServerId:  &serverID,
-		}},
-	}
+	return &hadooppb.RpcSaslProto{State: hadooppb.RpcSaslProto_NEGOTIATE.Enum(), Auths: sc.s.advertised()}
 }
 
 // splitPrincipal splits "protocol/host@REALM" into protocol and host.

@@ -134,6 +134,18 @@ func (sc *serverConn) reply(h *hadooppb.RpcResponseHeaderProto, body proto.Messa
 	}
 	sc.wmu.Lock()
 	defer sc.wmu.Unlock()
+	if sc.wrapCtx != nil {
+		// Under integrity or privacy every reply frame travels inside a SASL WRAP packet.
+		tok, err := sc.wrapCtx.Wrap(frame, sc.seal)
+		if err != nil {
+			return fmt.Errorf("reply to call %d: SASL wrap: %w", int32(h.GetCallId()), err)
+		}
+		frame, err = appendFrame(nil, responseHeader(callIDSASL, -1, nil, hadooppb.RpcResponseHeaderProto_SUCCESS),
+			&hadooppb.RpcSaslProto{State: hadooppb.RpcSaslProto_WRAP.Enum(), Token: tok})
+		if err != nil {
+			return err
+		}
+	}
 	sc.nc.Write(frame)
 	return nil
 }

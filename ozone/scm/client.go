@@ -39,23 +39,16 @@ func New(opts Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{opts: o}
-	for _, addr := range o.Addresses {
-		n, err := hadooprpc.NewClient(addr, o.RPC)
-		if err != nil {
-			c.Close()
-			return nil, fmt.Errorf("scm %s: %w", addr, err)
-		}
-		c.nodes = append(c.nodes, n)
+	nodes, err := hadooprpc.NewClients(o.Addresses, o.RPC)
+	if err != nil {
+		return nil, fmt.Errorf("scm %w", err)
 	}
-	return c, nil
+	return &Client{opts: o, nodes: nodes}, nil
 }
 
 // Close closes every connection.
 func (c *Client) Close() error {
-	for _, n := range c.nodes {
-		n.Close()
-	}
+	hadooprpc.CloseAll(c.nodes)
 	return nil
 }
 

@@ -1,0 +1,132 @@
+package hadooprpc
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"net"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/dnecho/dnecho/ozone/kerberos"
+	"github.com/dnecho/dnecho/proto/hadooppb"
+)
+
+// wrappedClientConn is the client's byte stream after integrity or privacy was negotiated: each
+// Write goes out as WRAP packets of at most chunk plaintext bytes (Hadoop's WrappedOutputStream)
+// and Read returns the unwrapped content of the server's WRAP packets (WrappedInputStream).
+// Deadlines, addresses and Close are the socket's. Reads and writes may run concurrently.
+type wrappedClientConn struct {
+	net.Conn
+	gss    *kerberos.Context
+	seal   bool
+	chunk  int
+	maxLen int
+
+	raw   []byte // bytes read from the socket, not yet a whole packet
+	plain []byte // unwrapped bytes not yet returned
+	buf   [16 << 10]byte
+}
+
+func newWrappedClientConn(nc net.Conn, gss *kerberos.Context, seal bool, chunk, maxLen int) *wrappedClientConn {
+	return &wrappedClientConn{Conn: nc, gss: gss, seal: seal, chunk: chunk, maxLen: maxLen}
+}
+
+// saslWrapHeader is the request header of a WRAP packet (callId -33, empty client id).
+var saslWrapHeader = requestHeader(callIDSASL, []byte{}, -1)
+
+func (w *wrappedClientConn) Write(b []byte) (int, error) {
+	done := 0
+	for done < len(b) {
+		n := min(w.chunk, len(b)-done)
+		tok, err := w.gss.Wrap(b[done:done+n], w.seal)
+		if err != nil {
+			return done, err
+		}
+		frame, err := appendFrame(nil, saslWrapHeader, &hadooppb.RpcSaslProto{State: hadooppb.RpcSaslProto_WRAP.Enum(), Token: tok})
+		if err != nil {
+			return done, err
+		}
+		if _, err := w.Conn.Write(frame); err != nil {
+			return done, err
+		}
+		done += n
+	}
+	return done, nil
+}
+
+// Read keeps partial packets across socket timeouts, so the caller's read deadlines (pings,
+// idle close) never cut a packet.
+func (w *wrappedClientConn) Read(p []byte) (int, error) {
+	for len(w.plain) == 0 {
+		frame, ok, err := nextFrame(w.raw, w.maxLen)
+		if err != nil {
+			return 0, err
+		}
+		if ok {
+			w.raw = w.raw[4+len(frame):]
+			if w.plain, err = w.unwrapResponse(frame); err != nil {
+				return 0, err
+			}
+			continue
+		}
+		n, err := w.Conn.Read(w.buf[:])
+		w.raw = append(w.raw, w.buf[:n]...)
+		if err != nil && n == 0 {
+			return 0, err
+		}
+	}
+	n := copy(p, w.plain)
+	w.plain = w.plain[n:]
+	return n, nil
+}
+
+// nextFrame returns the first whole length-prefixed frame in b, if there is one.
+func nextFrame(b []byte, maxLen int) (frame []byte, ok bool, err error) {
+	if len(b) < 4 {
+		return nil, false, nil
+	}
+	n := int32(binary.BigEndian.Uint32(b))
+	if n <= 0 || int64(n) > int64(maxLen) {
+		return nil, false, fmt.Errorf("%w: wrapped packet length %d", ErrBadResponse, n)
+	}
+	if len(b) < 4+int(n) {
+		return nil, false, nil
+	}
+	return b[4 : 4+int(n)], true, nil
+}
+
+// errNotWrapped is Hadoop's "Server sent non-wrapped response".
+var errNotWrapped = errors.New("SASL: Server sent non-wrapped response")
+
+// unwrapResponse opens one server packet: it must be a SASL WRAP (callId -33).
+func (w *wrappedClientConn) unwrapResponse(frame []byte) ([]byte, error) {
+	r, err := parseResponse(frame)
+	if err != nil {
+		return nil, err
+	}
+	h := r.header
+	if h.GetStatus() != hadooppb.RpcResponseHeaderProto_SUCCESS {
+		return nil, remoteError(h)
+	}
+	if int32(h.GetCallId()) != callIDSASL {
+		return nil, fmt.Errorf("%w: %w (callId %d)", ErrBadResponse, errNotWrapped, int32(h.GetCallId()))
+	}
+	var m hadooppb.RpcSaslProto
+	if err := proto.Unmarshal(r.body, &m); err != nil || m.GetState() != hadooppb.RpcSaslProto_WRAP {
+		return nil, fmt.Errorf("%w: %w", ErrBadResponse, errNotWrapped)
+	}
+	return openWrapped(w.gss, m.GetToken(), w.seal)
+}
+
+// openWrapped unwraps a WRAP token, refusing an unsealed one under privacy as the JDK does.
+func openWrapped(gss *kerberos.Context, tok []byte, seal bool) ([]byte, error) {
+	b, sealed, err := gss.Unwrap(tok)
+	if err != nil {
+		return nil, fmt.Errorf("%w: SASL unwrap: %v", ErrBadResponse, err)
+	}
+	if seal && !sealed {
+		return nil, fmt.Errorf("%w: SASL: Privacy not protected (an unsealed token under privacy)", ErrBadResponse)
+	}
+	return b, nil
+}
