@@ -127,15 +127,14 @@ Point dnecho at a cluster with --conf DIR (or OZONE_CONF_DIR) holding ozone-site
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	var cpuProfile string
+	var cpuProfile, memProfile string
 	var stopProfile func()
 	root.PersistentFlags().StringVar(&cpuProfile, "cpuprofile", "", "Write a Go CPU profile of the command to this file")
+	root.PersistentFlags().StringVar(&memProfile, "memprofile", "", "Write a Go allocation profile of the command to this file")
 	_ = root.PersistentFlags().MarkHidden("cpuprofile")
+	_ = root.PersistentFlags().MarkHidden("memprofile")
 	root.PersistentPreRunE = func(*cobra.Command, []string) error {
-		if cpuProfile == "" {
-			return nil
-		}
-		stop, err := startCPUProfile(cpuProfile)
+		stop, err := startProfiles(cpuProfile, memProfile)
 		stopProfile = stop
 		return err
 	}

@@ -43,6 +43,9 @@ func (a *activeVU) RunIteration(ctx context.Context, it exec.Iteration) exec.Res
 		return exec.Result{Outcome: exec.Aborted, Err: a.err}
 	}
 	interrupted, err := a.vu.RunIteration(ctx, it)
+	if err == nil && !interrupted {
+		return exec.Result{Outcome: exec.Completed} // the hot path: no error to classify
+	}
 	var abort *modules.AbortError
 	var script *js.ScriptError
 	switch {
