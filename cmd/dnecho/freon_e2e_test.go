@@ -239,7 +239,7 @@ func TestFreonSignalStillPrintsReport(t *testing.T) {
 	for _, sig := range []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		t.Run(sig.String(), func(t *testing.T) {
 			r := startCmd(t, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "--duration", "60s", "-t", "2")
-			r.waitFor(t, "(1 out of 60)") // the progress line after one second of load
+			r.waitForMatch(t, regexp.MustCompile(`\(([1-9][0-9]*) out of 60\)`)) // a progress line after a second of load
 			r.signal(t, sig)
 			res := r.wait(t)
 			if res.code != exitInterrupted || res.took > 5*time.Second {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -108,6 +109,17 @@ func (r *liveRun) waitFor(t *testing.T, s string) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	t.Fatalf("no %q in the output\nstdout:\n%s\nstderr:\n%s", s, r.stdout.String(), r.stderr.String())
+}
+
+// waitForMatch waits until the run's output matches re.
+func (r *liveRun) waitForMatch(t *testing.T, re *regexp.Regexp) {
+	t.Helper()
+	for deadline := time.Now().Add(runLimit); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if re.MatchString(r.stdout.String() + r.stderr.String()) {
+			return
+		}
+	}
+	t.Fatalf("nothing matches %s in the output\nstdout:\n%s\nstderr:\n%s", re, r.stdout.String(), r.stderr.String())
 }
 
 // wait waits for the process to exit and returns what it did.
