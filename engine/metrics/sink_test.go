@@ -2,6 +2,8 @@ package metrics
 
 import (
 	"math"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 )
@@ -129,5 +131,15 @@ func TestSystemTags(t *testing.T) {
 	}
 	if !IsMetadataTag("vu") || IsMetadataTag("group") {
 		t.Error("IsMetadataTag")
+	}
+}
+
+func TestValidNameMatchesK6Pattern(t *testing.T) {
+	re := regexp.MustCompile(namePattern)
+	for _, name := range []string{"", "a", "ab", "_x", "9a", "a9", "a-b", "a b", "dnecho_req_duration", "é_x", "A_Z_09",
+		strings.Repeat("a", 129), strings.Repeat("a", 130), "a\n"} {
+		if got, want := validName(name), re.MatchString(name); got != want {
+			t.Errorf("validName(%q) = %v, the pattern says %v", name, got, want)
+		}
 	}
 }
