@@ -58,7 +58,7 @@ func (c *Client) Prepare(r Request) (*Prepared, error) {
 			p.msgs[i], p.sizes[i] = p.msgs[0], p.sizes[0]
 			continue
 		}
-		msg := newEchoRequest(r, uuid)
+		msg := NewEchoRequest(r, uuid)
 		size := proto.Size(msg)
 		if size > c.opts.MaxMessageSize {
 			return nil, fmt.Errorf("datanode: echo request of %d bytes exceeds MaxMessageSize %d", size, c.opts.MaxMessageSize)
@@ -68,11 +68,11 @@ func (c *Client) Prepare(r Request) (*Prepared, error) {
 	return p, nil
 }
 
-// newEchoRequest builds the request exactly as the Java client sends it
+// NewEchoRequest builds the Echo request exactly as the Java client sends it
 // (spec §3.1, test vectors V1 and V4): traceID "" and every echo field set
 // explicitly so that proto2 puts them on the wire, version 3, encodedToken
-// only when non-empty.
-func newEchoRequest(r Request, datanodeUUID string) *dnpb.ContainerCommandRequestProto {
+// only when non-empty. The Ratis path wraps the same message.
+func NewEchoRequest(r Request, datanodeUUID string) *dnpb.ContainerCommandRequestProto {
 	payload := r.Payload
 	if payload == nil {
 		payload = []byte{} // present and empty: "0a 00"
