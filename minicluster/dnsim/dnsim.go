@@ -14,8 +14,8 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/dnecho/dnecho/minicluster/raftsim"
-	"github.com/dnecho/dnecho/ozone/ratis"
 	"github.com/dnecho/dnecho/proto/hddspb"
+	"github.com/dnecho/dnecho/proto/ratispb"
 )
 
 // MaxMessageSize is the DataNode's inbound gRPC message limit, 32 MiB
@@ -358,7 +358,7 @@ func (d *DataNode) ports() []*hddspb.Port {
 	ports := []*hddspb.Port{{Name: proto.String("STANDALONE"), Value: proto.Uint32(uint32(d.Port()))}}
 	if d.ratis != nil {
 		rp := uint32(d.RatisPort())
-		for _, name := range []string{ratis.PortRatis, ratis.PortRatisAdmin, ratis.PortRatisServer} {
+		for _, name := range []string{ratispb.PortRatis, ratispb.PortRatisAdmin, ratispb.PortRatisServer} {
 			ports = append(ports, &hddspb.Port{Name: proto.String(name), Value: proto.Uint32(rp)})
 		}
 	}

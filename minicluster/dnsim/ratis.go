@@ -10,7 +10,6 @@ import (
 	"google.golang.org/grpc/credentials"
 
 	"github.com/dnecho/dnecho/minicluster/raftsim"
-	"github.com/dnecho/dnecho/ozone/ratis"
 	"github.com/dnecho/dnecho/proto/dnpb"
 	"github.com/dnecho/dnecho/proto/hddspb"
 	"github.com/dnecho/dnecho/proto/ratispb"
@@ -48,7 +47,7 @@ func (d *DataNode) PeerID() string { return d.uuidText }
 
 // Peer is the DataNode as a Raft peer with its current ports.
 func (d *DataNode) Peer() *ratispb.RaftPeerProto {
-	p, err := ratis.PeerOf(d.Details(), false, 0)
+	p, err := ratispb.PeerOf(d.Details(), false, 0)
 	if err != nil { // only with NoRatis, which never joins a group
 		return &ratispb.RaftPeerProto{Id: []byte(d.uuidText)}
 	}
@@ -80,10 +79,10 @@ func (d *DataNode) StartTransaction(req *dnpb.ContainerCommandRequestProto) *rat
 	if d.tokenVerification {
 		tok := req.GetEncodedToken()
 		if tok == "" {
-			return &ratispb.StateMachineExceptionProto{ExceptionClassName: ratis.ClassStorageContainer, ErrorMsg: msgRatisTokenMissing}
+			return &ratispb.StateMachineExceptionProto{ExceptionClassName: ratispb.ClassStorageContainer, ErrorMsg: msgRatisTokenMissing}
 		}
 		if decodeToken(tok) != nil {
-			return &ratispb.StateMachineExceptionProto{ExceptionClassName: ratis.ClassStorageContainer,
+			return &ratispb.StateMachineExceptionProto{ExceptionClassName: ratispb.ClassStorageContainer,
 				ErrorMsg: "BLOCK_TOKEN_VERIFICATION_FAILED: Failed to decode token : " + tok}
 		}
 	}
@@ -91,7 +90,7 @@ func (d *DataNode) StartTransaction(req *dnpb.ContainerCommandRequestProto) *rat
 	if _, held := d.containers[id]; held {
 		state, ok := d.states[id]
 		if ok && state != hddspb.LifeCycleState_OPEN && state != hddspb.LifeCycleState_RECOVERING {
-			return &ratispb.StateMachineExceptionProto{ExceptionClassName: ratis.ClassContainerNotOpen,
+			return &ratispb.StateMachineExceptionProto{ExceptionClassName: ratispb.ClassContainerNotOpen,
 				ErrorMsg: "Container " + strconv.FormatInt(id, 10) + " in " + state.String() + " state"}
 		}
 	}

@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dnecho/dnecho/ozone/ratis"
 	"github.com/dnecho/dnecho/proto/hddspb"
+	"github.com/dnecho/dnecho/proto/ratispb"
 )
 
 // Defaults of GroupOptions: Ozone's DataNode settings (docs/ozone-ratis.md, "DataNode side").
@@ -139,7 +139,7 @@ func NewGroup(pipelineID string, members []Replica, opts GroupOptions) (*Group, 
 func (g *Group) ID() string { return g.idText }
 
 // LogID is the group as Ratis logs it ("group-1C2D3E4F5A6B").
-func (g *Group) LogID() string { return ratis.LogID("group-", g.id[:]) }
+func (g *Group) LogID() string { return ratispb.LogID("group-", g.id[:]) }
 
 // majority is how many members must hold an entry for it to commit.
 func (g *Group) majority() int { return len(g.members)/2 + 1 }

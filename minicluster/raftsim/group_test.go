@@ -10,8 +10,8 @@ import (
 
 	"github.com/dnecho/dnecho/minicluster/dnsim"
 	"github.com/dnecho/dnecho/minicluster/raftsim"
-	"github.com/dnecho/dnecho/ozone/ratis"
 	"github.com/dnecho/dnecho/proto/hddspb"
+	"github.com/dnecho/dnecho/proto/ratispb"
 )
 
 // hour stands for "never" in replication delays.
@@ -146,7 +146,7 @@ func TestWriteRules(t *testing.T) {
 		ContainerStates: map[int64]hddspb.LifeCycleState{1: hddspb.LifeCycleState_CLOSED}})
 	r := closed.open(t, 0)
 	r.send(r.request(1, 1, true, write, nil))
-	if sme := r.recv().GetStateMachineException(); sme.GetExceptionClassName() != ratis.ClassContainerNotOpen ||
+	if sme := r.recv().GetStateMachineException(); sme.GetExceptionClassName() != ratispb.ClassContainerNotOpen ||
 		sme.GetErrorMsg() != "Container 1 in CLOSED state" {
 		t.Fatalf("write to a CLOSED container: %v", sme)
 	}
@@ -167,7 +167,7 @@ func TestWriteRules(t *testing.T) {
 	for i := uint64(1); i <= 3; i++ {
 		r.send(r.request(i, i, i == 1, write, nil))
 	}
-	if code, class := r.streamError(); code != codes.Internal || class != ratis.ClassResourceUnavailable {
+	if code, class := r.streamError(); code != codes.Internal || class != ratispb.ClassResourceUnavailable {
 		t.Fatalf("third pending write: %v %q", code, class)
 	}
 }

@@ -19,7 +19,6 @@ import (
 	"github.com/dnecho/dnecho/minicluster/dnsim"
 	"github.com/dnecho/dnecho/minicluster/raftsim"
 	"github.com/dnecho/dnecho/ozone/datanode"
-	"github.com/dnecho/dnecho/ozone/ratis"
 	"github.com/dnecho/dnecho/proto/hddspb"
 	"github.com/dnecho/dnecho/proto/ratisgrpcpb"
 	"github.com/dnecho/dnecho/proto/ratispb"
@@ -123,7 +122,7 @@ func echo(container int64, sleepMs int32, readOnly bool) []byte {
 	if err != nil {
 		panic(err)
 	}
-	return ratis.WrapEcho(b)
+	return ratispb.WrapEcho(b)
 }
 
 // request builds a request; content nil means an Echo of container 1 without sleep.
@@ -193,7 +192,7 @@ func (r *raw) streamError() (codes.Code, string) {
 		}
 		var md metadata.MD = r.cs.Trailer()
 		class := ""
-		if v := md.Get(ratis.TrailerExceptionType); len(v) > 0 {
+		if v := md.Get(ratispb.TrailerExceptionType); len(v) > 0 {
 			class = v[0]
 		}
 		return status.Code(err), class

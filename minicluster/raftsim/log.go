@@ -8,7 +8,6 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
-	"github.com/dnecho/dnecho/ozone/ratis"
 	"github.com/dnecho/dnecho/proto/dnpb"
 	"github.com/dnecho/dnecho/proto/ratispb"
 )
@@ -248,7 +247,7 @@ func (m *member) apply(it applyItem, unhealthy bool) bool {
 	reply.LogIndex = e.index
 	if failed {
 		reply.RpcReply.Success = false
-		reply.ExceptionDetails = smeDetails(stateMachineException(ratis.ClassStorageContainer, resp.GetMessage()))
+		reply.ExceptionDetails = smeDetails(stateMachineException(ratispb.ClassStorageContainer, resp.GetMessage()))
 		m.unhealthy[e.header.GetContainerID()] = true
 		if g.failed == "" {
 			g.failed = "apply of log entry " + strconv.FormatUint(e.index, 10) + " failed on " + m.r.PeerID() + ": " +

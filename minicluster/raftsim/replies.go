@@ -1,7 +1,6 @@
 package raftsim
 
 import (
-	"github.com/dnecho/dnecho/ozone/ratis"
 	"github.com/dnecho/dnecho/proto/ratispb"
 )
 
@@ -82,7 +81,7 @@ func alreadyClosed(st *orderedStream, req *ratispb.RaftClientRequestProto) *rati
 		RpcReply: &ratispb.RaftRpcReplyProto{RequestorId: rpc.GetRequestorId(), ReplyId: rpc.GetReplyId(),
 			RaftGroupId: rpc.GetRaftGroupId(), CallId: rpc.GetCallId()},
 		ExceptionDetails: &ratispb.RaftClientReplyProto_AlreadyClosedException{AlreadyClosedException: &ratispb.AlreadyClosedExceptionProto{
-			ExceptionClassName: ratis.ClassAlreadyClosed,
+			ExceptionClassName: ratispb.ClassAlreadyClosed,
 			ErrorMsg:           st.svc.peerID + ": The ordered stream is closed; request " + rpcString(rpc) + " will NEVER be processed",
 			Stacktrace:         emptyStackTrace,
 		}},

@@ -8,7 +8,6 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
-	"github.com/dnecho/dnecho/ozone/ratis"
 	"github.com/dnecho/dnecho/proto/dnpb"
 	"github.com/dnecho/dnecho/proto/ratispb"
 )
@@ -61,7 +60,7 @@ func (g *Group) write(m *member, client [16]byte, rpc *ratispb.RaftRpcRequestPro
 		return taken{reply: r}
 	}
 	if g.pending >= g.opts.PendingWrites {
-		return taken{err: streamError(ratis.ClassResourceUnavailable, fmt.Sprintf("%s@%s: Failed to acquire a pending write request for %s",
+		return taken{err: streamError(ratispb.ClassResourceUnavailable, fmt.Sprintf("%s@%s: Failed to acquire a pending write request for %s",
 			m.r.PeerID(), g.LogID(), rpcString(rpc)))}
 	}
 	logged := proto.Clone(header).(*dnpb.ContainerCommandRequestProto)
@@ -143,7 +142,7 @@ func (g *Group) watch(ctx context.Context, m *member, client [16]byte, rpc *rati
 
 // rpcString names a request in messages the way Ratis does ("client-…->peer@group-…, cid=2").
 func rpcString(rpc *ratispb.RaftRpcRequestProto) string {
-	return ratis.LogID("client-", rpc.GetRequestorId()) + "->" + string(rpc.GetReplyId()) + "@" +
-		ratis.LogID("group-", rpc.GetRaftGroupId().GetId()) + ", cid=" + strconv.FormatUint(rpc.GetCallId(), 10) +
+	return ratispb.LogID("client-", rpc.GetRequestorId()) + "->" + string(rpc.GetReplyId()) + "@" +
+		ratispb.LogID("group-", rpc.GetRaftGroupId().GetId()) + ", cid=" + strconv.FormatUint(rpc.GetCallId(), 10) +
 		", seq=" + strconv.FormatUint(rpc.GetSlidingWindowEntry().GetSeqNum(), 10)
 }

@@ -7,7 +7,6 @@ import (
 	"google.golang.org/grpc/codes"
 
 	"github.com/dnecho/dnecho/minicluster/raftsim"
-	"github.com/dnecho/dnecho/ozone/ratis"
 	"github.com/dnecho/dnecho/proto/hddspb"
 	"github.com/dnecho/dnecho/proto/ratispb"
 )
@@ -22,13 +21,13 @@ func TestStreamErrors(t *testing.T) {
 		edit  func(r *raw, q *ratispb.RaftClientRequestProto)
 		class string
 	}{
-		{"no sliding window entry", func(_ *raw, q *ratispb.RaftClientRequestProto) { q.RpcRequest.SlidingWindowEntry = nil }, ratis.ClassNullPointer},
-		{"short client id", func(_ *raw, q *ratispb.RaftClientRequestProto) { q.RpcRequest.RequestorId = []byte{1} }, ratis.ClassIllegalState},
-		{"empty reply id", func(_ *raw, q *ratispb.RaftClientRequestProto) { q.RpcRequest.ReplyId = nil }, ratis.ClassIllegalState},
-		{"no type", func(_ *raw, q *ratispb.RaftClientRequestProto) { q.Type = nil }, ratis.ClassIllegalArgument},
-		{"unknown group", func(_ *raw, q *ratispb.RaftClientRequestProto) { q.RpcRequest.RaftGroupId.Id = other[:] }, ratis.ClassGroupMismatch},
-		{"content too short", func(_ *raw, q *ratispb.RaftClientRequestProto) { q.Message.Content = []byte{0, 0, 0, 9, 1} }, ratis.ClassIndexOutOfBounds},
-		{"content does not parse", func(_ *raw, q *ratispb.RaftClientRequestProto) { q.Message.Content = ratis.WrapEcho([]byte{0xff}) }, ratis.ClassInvalidProtocolBuffer},
+		{"no sliding window entry", func(_ *raw, q *ratispb.RaftClientRequestProto) { q.RpcRequest.SlidingWindowEntry = nil }, ratispb.ClassNullPointer},
+		{"short client id", func(_ *raw, q *ratispb.RaftClientRequestProto) { q.RpcRequest.RequestorId = []byte{1} }, ratispb.ClassIllegalState},
+		{"empty reply id", func(_ *raw, q *ratispb.RaftClientRequestProto) { q.RpcRequest.ReplyId = nil }, ratispb.ClassIllegalState},
+		{"no type", func(_ *raw, q *ratispb.RaftClientRequestProto) { q.Type = nil }, ratispb.ClassIllegalArgument},
+		{"unknown group", func(_ *raw, q *ratispb.RaftClientRequestProto) { q.RpcRequest.RaftGroupId.Id = other[:] }, ratispb.ClassGroupMismatch},
+		{"content too short", func(_ *raw, q *ratispb.RaftClientRequestProto) { q.Message.Content = []byte{0, 0, 0, 9, 1} }, ratispb.ClassIndexOutOfBounds},
+		{"content does not parse", func(_ *raw, q *ratispb.RaftClientRequestProto) { q.Message.Content = ratispb.WrapEcho([]byte{0xff}) }, ratispb.ClassInvalidProtocolBuffer},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -50,7 +49,7 @@ func TestStreamErrors(t *testing.T) {
 		q := r.request(2, 2, false, read, nil)
 		q.RpcRequest.RaftGroupId.Id = other[:]
 		r.send(q)
-		if code, class := r.streamError(); code != codes.Internal || class != ratis.ClassGroupMismatch {
+		if code, class := r.streamError(); code != codes.Internal || class != ratispb.ClassGroupMismatch {
 			t.Fatalf("stream ended with %v %q", code, class)
 		}
 	})

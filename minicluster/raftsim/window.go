@@ -9,7 +9,6 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/dnecho/dnecho/ozone/ratis"
 	"github.com/dnecho/dnecho/proto/dnpb"
 	"github.com/dnecho/dnecho/proto/ratispb"
 )
@@ -34,7 +33,7 @@ func (st *orderedStream) fail(err error) error {
 	if !errors.As(err, &se) {
 		return err
 	}
-	st.ss.SetTrailer(metadata.Pairs(ratis.TrailerExceptionType, se.class))
+	st.ss.SetTrailer(metadata.Pairs(ratispb.TrailerExceptionType, se.class))
 	return status.Error(codes.Internal, se.msg)
 }
 
@@ -44,21 +43,21 @@ func check(req *ratispb.RaftClientRequestProto) error {
 	rpc := req.GetRpcRequest()
 	switch {
 	case rpc.GetSlidingWindowEntry() == nil:
-		return streamError(ratis.ClassNullPointer, "")
+		return streamError(ratispb.ClassNullPointer, "")
 	case len(rpc.GetRequestorId()) != 16:
-		return streamError(ratis.ClassIllegalState, fmt.Sprintf("Invalid ClientId: the length is %d but it must be 16", len(rpc.GetRequestorId())))
+		return streamError(ratispb.ClassIllegalState, fmt.Sprintf("Invalid ClientId: the length is %d but it must be 16", len(rpc.GetRequestorId())))
 	case len(rpc.GetRaftGroupId().GetId()) != 16:
-		return streamError(ratis.ClassIllegalState, fmt.Sprintf("Invalid RaftGroupId: the length is %d but it must be 16", len(rpc.GetRaftGroupId().GetId())))
+		return streamError(ratispb.ClassIllegalState, fmt.Sprintf("Invalid RaftGroupId: the length is %d but it must be 16", len(rpc.GetRaftGroupId().GetId())))
 	case len(rpc.GetReplyId()) == 0:
-		return streamError(ratis.ClassIllegalState, "The replyId (the server id) is empty")
+		return streamError(ratispb.ClassIllegalState, "The replyId (the server id) is empty")
 	}
 	switch req.GetType().(type) {
 	case *ratispb.RaftClientRequestProto_Read, *ratispb.RaftClientRequestProto_Write, *ratispb.RaftClientRequestProto_Watch:
 		return nil
 	case nil:
-		return streamError(ratis.ClassIllegalArgument, "Unexpected request type: TYPE_NOT_SET")
+		return streamError(ratispb.ClassIllegalArgument, "Unexpected request type: TYPE_NOT_SET")
 	}
-	return streamError(ratis.ClassIllegalArgument, fmt.Sprintf("raftsim: request type %T is not emulated (Echo sends read, write and watch)", req.GetType()))
+	return streamError(ratispb.ClassIllegalArgument, fmt.Sprintf("raftsim: request type %T is not emulated (Echo sends read, write and watch)", req.GetType()))
 }
 
 // onRequest puts one request through the checks and the window, then takes what is in order.
@@ -96,14 +95,14 @@ func (st *orderedStream) bind(rpc *ratispb.RaftRpcRequestProto) error {
 	id := rpc.GetRaftGroupId().GetId()
 	if st.g != nil {
 		if [16]byte(id) != st.g.id {
-			return streamError(ratis.ClassGroupMismatch, fmt.Sprintf("%s: The group (%s) of %s does not match the group (%s) of the OrderedRequestStreamObserver",
-				st.svc.peerID, ratis.LogID("group-", id), ratis.LogID("client-", rpc.GetRequestorId()), st.g.LogID()))
+			return streamError(ratispb.ClassGroupMismatch, fmt.Sprintf("%s: The group (%s) of %s does not match the group (%s) of the OrderedRequestStreamObserver",
+				st.svc.peerID, ratispb.LogID("group-", id), ratispb.LogID("client-", rpc.GetRequestorId()), st.g.LogID()))
 		}
 		return nil
 	}
 	g, m := st.svc.group(id)
 	if g == nil || m == nil {
-		return streamError(ratis.ClassGroupMismatch, st.svc.peerID+": "+ratis.LogID("group-", id)+" not found.")
+		return streamError(ratispb.ClassGroupMismatch, st.svc.peerID+": "+ratispb.LogID("group-", id)+" not found.")
 	}
 	st.g, st.m = g, m
 	g.addStream(st, m)
@@ -181,16 +180,16 @@ func (st *orderedStream) take(req *ratispb.RaftClientRequestProto) error {
 // ContainerCommandRequestMessage.toProto): a bad length or a request that does not parse ends
 // the stream, and so does a pipelineID that is not the group's.
 func (st *orderedStream) unwrap(req *ratispb.RaftClientRequestProto) (*dnpb.ContainerCommandRequestProto, error) {
-	b, err := ratis.UnwrapEcho(req.GetMessage().GetContent())
+	b, err := ratispb.UnwrapEcho(req.GetMessage().GetContent())
 	if err != nil {
-		return nil, streamError(ratis.ClassIndexOutOfBounds, err.Error())
+		return nil, streamError(ratispb.ClassIndexOutOfBounds, err.Error())
 	}
 	h := new(dnpb.ContainerCommandRequestProto)
 	if err := proto.Unmarshal(b, h); err != nil {
-		return nil, streamError(ratis.ClassInvalidProtocolBuffer, err.Error())
+		return nil, streamError(ratispb.ClassInvalidProtocolBuffer, err.Error())
 	}
 	if pid := h.GetPipelineID(); h.PipelineID != nil && pid != st.g.idText {
-		return nil, streamError(ratis.ClassInvalidProtocolBuffer, "ID mismatched: PipelineID "+pid+" does not match the groupId "+st.g.idText)
+		return nil, streamError(ratispb.ClassInvalidProtocolBuffer, "ID mismatched: PipelineID "+pid+" does not match the groupId "+st.g.idText)
 	}
 	h.PipelineID = proto.String(st.g.idText)
 	return h, nil
