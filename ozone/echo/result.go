@@ -9,6 +9,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/dnecho/dnecho/ozone/datanode"
+	"github.com/dnecho/dnecho/ozone/ratis"
 	"github.com/dnecho/dnecho/proto/dnpb"
 )
 
@@ -27,13 +28,14 @@ type Result struct {
 	Latency time.Duration
 	// Label names the outcome: LabelSuccess, the Ozone result of a failed answer
 	// ("CONTAINER_NOT_FOUND"), the canonical gRPC status of a failed attempt ("UNAVAILABLE"),
-	// or LabelNoReply.
+	// the simple class name of a Raft exception ("ContainerNotOpenException", "NotLeaderException"
+	// when the retries ran out), or LabelNoReply.
 	Label string
 	// Message is the DataNode's or gRPC's message of a failure, or the error's text when no
 	// DataNode was reached; "" on success.
 	Message string
-	// Err is nil on success; otherwise an *datanode.EchoError, a gRPC status error, or another
-	// error that kept the call from being made.
+	// Err is nil on success; otherwise an *datanode.EchoError, a gRPC status error, over Ratis
+	// a *ratis.Error or *ratis.StreamError, or another error that kept the call from being made.
 	Err error
 	// DataNode is the member the last attempt went to.
 	DataNode datanode.DataNode
@@ -75,6 +77,7 @@ func failed(ctx context.Context, err error) Result {
 // label names the outcome of a call: the Ozone result when the DataNode answered, else the gRPC
 // status of the last attempt.
 func label(res datanode.Result, err error) string {
+	var raft *ratis.Error
 	switch {
 	case err == nil:
 		return LabelSuccess
@@ -87,6 +90,8 @@ func label(res datanode.Result, err error) string {
 		return res.Result.String()
 	case errors.Is(err, datanode.ErrNoReply):
 		return LabelNoReply
+	case errors.As(err, &raft):
+		return raft.Label()
 	case errors.Is(err, datanode.ErrClosed), errors.Is(err, context.Canceled):
 		return datanode.CodeName(codes.Canceled)
 	case errors.Is(err, context.DeadlineExceeded):
