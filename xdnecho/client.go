@@ -30,6 +30,7 @@ type client struct {
 	calls map[echo.Request]*echo.Call
 	// memo skips re-parsing a request object passed again unchanged (the common script shape).
 	memo *requestMemo
+	base echo.Request // client.echo() without arguments
 	tags tagCache
 }
 
@@ -82,6 +83,7 @@ func (i *instance) newClient(arg goja.Value) (*client, error) {
 		sess:  sess,
 		calls: map[echo.Request]*echo.Call{},
 		memo:  &requestMemo{},
+		base:  baseRequest(spec),
 		tags:  newTagCache(cfg.tags, spec.ContainerID, sess.Target().PipelineID(), string(spec.Stream)),
 	}, nil
 }
@@ -93,7 +95,7 @@ func (c *client) echo(call goja.FunctionCall) goja.Value {
 	if vu.InitContext() {
 		modules.ThrowMessage(rt, MsgEchoInInit)
 	}
-	req, err := c.memo.parse(vu, call.Argument(0), c.cfg.throw)
+	req, err := c.memo.parse(vu, call.Argument(0), c.base, c.cfg.throw)
 	if err != nil {
 		modules.Throw(rt, fmt.Errorf("client.echo: %w", err))
 	}
@@ -108,7 +110,7 @@ func (c *client) echo(call goja.FunctionCall) goja.Value {
 		// iteration is not. A call that completed before the interrupt keeps its samples.
 		return c.inst.resultObject(res)
 	}
-	tags := c.tags.get(vu.Tags().Current(), res.DataNode.UUID, res.Label)
+	tags := c.tags.get(vu.Tags().Current(), res.DataNode.UUID, res.Label, ec.Mode())
 	if req.tags != nil {
 		tags = tags.Merge(req.tags)
 	}

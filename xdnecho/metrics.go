@@ -6,6 +6,7 @@ import (
 
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/metrics"
+	"github.com/dnecho/dnecho/ozone/echo"
 )
 
 // Metric names. The dnecho_ prefix keeps them apart from k6's protocol metrics (grpc_*), which
@@ -25,6 +26,7 @@ const (
 	TagPipeline  = "pipeline"  // pipeline id
 	TagResult    = "result"    // Ozone result or gRPC status name
 	TagStream    = "stream"    // new or reuse
+	TagMode      = "mode"      // grpc, ratis-read or ratis-write (echo.Mode)
 )
 
 // PerDataNode are the metrics whose end-of-test summary is worth breaking down by DataNode: with
@@ -86,19 +88,21 @@ func (m *echoMetrics) push(vu modules.VU, now time.Time, tags *metrics.Tags, rtt
 }
 
 // tagKey identifies a sample tag set: the VU's current tags (by identity: the engine builds a new
-// value whenever a group, scenario or exec.vu.metrics.tags changes them), and the call's outcome.
+// value whenever a group, scenario or exec.vu.metrics.tags changes them), the call's outcome and
+// its mode.
 type tagKey struct {
 	vu       *metrics.Tags
 	datanode string
 	result   string
+	mode     echo.Mode
 }
 
 // maxCachedTagSets bounds a tagCache. A script that sets a fresh VU tag on every iteration would
 // otherwise grow it without end; the cache then just rebuilds.
 const maxCachedTagSets = 256
 
-// tagCache builds a Client's sample tags once per (VU tags, DataNode, result) in one VU, so the
-// success path of a call neither merges tags nor allocates.
+// tagCache builds a Client's sample tags once per (VU tags, DataNode, result, mode) in one VU, so
+// the success path of a call neither merges tags nor allocates.
 type tagCache struct {
 	fixed *metrics.Tags // client tags overridden by container, pipeline and stream
 	last  tagKey
@@ -116,8 +120,8 @@ func newTagCache(clientTags map[string]string, container int64, pipeline, stream
 }
 
 // get returns the tags of a call: the VU's tags, then the client's, then dnecho's own.
-func (c *tagCache) get(vu *metrics.Tags, datanode, result string) *metrics.Tags {
-	k := tagKey{vu: vu, datanode: datanode, result: result}
+func (c *tagCache) get(vu *metrics.Tags, datanode, result string, mode echo.Mode) *metrics.Tags {
+	k := tagKey{vu: vu, datanode: datanode, result: result, mode: mode}
 	if k == c.last && c.tags != nil {
 		return c.tags
 	}
@@ -126,7 +130,7 @@ func (c *tagCache) get(vu *metrics.Tags, datanode, result string) *metrics.Tags 
 		if len(c.m) >= maxCachedTagSets {
 			clear(c.m)
 		}
-		t = vu.Merge(c.fixed).With(TagDataNode, datanode).With(TagResult, result)
+		t = vu.Merge(c.fixed).With(TagDataNode, datanode).With(TagResult, result).With(TagMode, string(mode))
 		c.m[k] = t
 	}
 	c.last, c.tags = k, t
