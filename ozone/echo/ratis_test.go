@@ -113,3 +113,59 @@ func waitUntil(t *testing.T, cond func() bool) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// TestRatisReplicationDelay: a write is answered once a majority holds it, so its latency is at
+// least the delay of the follower that completes the majority; reads are answered by the leader
+// alone, even while no follower holds anything.
+func TestRatisReplicationDelay(t *testing.T) {
+	const delay = 40 * time.Millisecond
+	c, dir := startCluster(t, minicluster.Options{ReplicationDelay: delay})
+	sess := open(t, Spec{Cluster: Cluster{ConfDir: dir}, ContainerID: 1, Transport: TransportRatis})
+	if r := sess.Echo(context.Background(), 0); !r.OK() || r.Latency < delay {
+		t.Fatalf("write: %+v, want a latency of at least %s", r, delay)
+	}
+	for _, f := range []int{1, 2} {
+		if err := c.Group().SetDelay(f, time.Hour); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read, err := sess.Prepare(Request{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if r := read.Echo(ctx, 0); !r.OK() {
+		t.Fatalf("read while followers hold nothing: %+v", r)
+	}
+}
+
+// TestRatisHandlerQueueing: 32 clients, one Echo each with a sleep, against one DataNode handler
+// queue up (HDDS-11224's finding with hdds.datanode.handler.count = 1) and run side by side with 10.
+func TestRatisHandlerQueueing(t *testing.T) {
+	const clients, sleep = 32, 10
+	for _, handlers := range []int{1, 10} {
+		c, dir := startCluster(t, minicluster.Options{HandlerCount: handlers})
+		sess := open(t, Spec{Cluster: Cluster{ConfDir: dir}, ContainerID: 1, Transport: TransportRatis, Clients: clients,
+			Request: Request{ReadOnly: true, SleepMs: sleep}})
+		start := time.Now()
+		var wg sync.WaitGroup
+		for w := range uint64(clients) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if r := sess.Echo(context.Background(), w); !r.OK() {
+					t.Errorf("echo: %+v", r)
+				}
+			}()
+		}
+		wg.Wait()
+		took, st := time.Since(start), c.DataNodes()[0].Stats()
+		switch {
+		case handlers == 1 && (st.HandlersPeak != 1 || st.QueuedPeak < 2 || took < clients*sleep*time.Millisecond):
+			t.Errorf("1 handler: %s, %+v", took, st)
+		case handlers == 10 && (st.HandlersPeak < 2 || st.HandlersPeak > 10):
+			t.Errorf("10 handlers: %+v", st)
+		}
+	}
+}
