@@ -26,16 +26,19 @@ type cacheEntry struct {
 // by the leader for writes only, entries evicted by a later request's repliedCallIds or after
 // the expiry.
 type retryCache struct {
-	expiry time.Duration
-	mu     sync.Mutex
-	m      map[cacheKey]*cacheEntry
+	expiry  time.Duration
+	mu      sync.Mutex
+	m       map[cacheKey]*cacheEntry
+	sweepAt int // size at which getOrCreate next drops expired entries
 }
 
-// sweepAt is the size from which create drops expired entries.
-const sweepAt = 4096
+// minSweep is the smallest size at which a cache looks for expired entries. Sweeps happen when
+// the cache has doubled since the last one, so they cost O(1) per entry over time (followers'
+// caches are never evicted by repliedCallIds and grow to every write of the last 10 minutes).
+const minSweep = 4096
 
 func newRetryCache(expiry time.Duration) *retryCache {
-	return &retryCache{expiry: expiry, m: map[cacheKey]*cacheEntry{}}
+	return &retryCache{expiry: expiry, m: map[cacheKey]*cacheEntry{}, sweepAt: minSweep}
 }
 
 // get returns the live entry for k, or nil.
@@ -57,12 +60,13 @@ func (c *retryCache) getOrCreate(k cacheKey) *cacheEntry {
 	if e := c.m[k]; e != nil && time.Since(e.created) <= c.expiry {
 		return e
 	}
-	if len(c.m) >= sweepAt {
+	if len(c.m) >= c.sweepAt {
 		for key, e := range c.m {
 			if time.Since(e.created) > c.expiry {
 				delete(c.m, key)
 			}
 		}
+		c.sweepAt = max(minSweep, 2*len(c.m))
 	}
 	e := &cacheEntry{created: time.Now(), done: make(chan struct{})}
 	c.m[k] = e
