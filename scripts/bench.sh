@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 go build -o bin/rawecho ./bench/rawecho
 go build -o bin/bench-harness ./bench/harness
 N=${BENCH_N:-100000}
-./bin/bench-harness -dnecho bin/dnecho -raw bin/rawecho -n "$N" -reps "${BENCH_REPS:-5}"
+./bin/bench-harness -dnecho bin/dnecho -raw bin/rawecho -n "$N" -reps "${BENCH_REPS:-5}" -ratis-n "${BENCH_RATIS_N:-20000}"
 if [ -z "${BENCH_SKIP_MICRO:-}" ]; then
   echo
   echo "micro-benchmarks (go test -bench, -benchtime ${BENCH_TIME:-1s}):"

@@ -32,6 +32,7 @@ func main() {
 	n := flag.Int("n", 100000, "calls per measurement")
 	reps := flag.Int("reps", 5, "interleaved rounds; each tool's run with the median CPU per call is kept")
 	threads := flag.String("threads", "1,32", "thread counts (empty: memory figures only)")
+	ratisN := flag.Int("ratis-n", 20000, "calls per run of the Ratis rows (0: skip them)")
 	flag.Parse()
 	var ts []string
 	if *threads != "" {
@@ -40,6 +41,12 @@ func main() {
 	if err := run(*bin, *raw, *n, *reps, ts); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
+	}
+	if *ratisN > 0 {
+		if err := benchRatis(*bin, *ratisN, *reps); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
 	}
 }
 

@@ -1,5 +1,5 @@
 // Package ratisvectors holds the byte vectors of the Echo conversation over the Ratis client
-// protocol (docs/ozone-ratis.md, "Test vectors"), for the tests of the generated code, the client
+// protocol (docs/ozone-ratis.md#test-vectors), for the tests of the generated code, the client
 // and the emulated DataNode. Every vector uses the ids below.
 package ratisvectors
 

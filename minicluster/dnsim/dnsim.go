@@ -60,7 +60,7 @@ type Options struct {
 	// at once on this DataNode (queries on the leader, applies on every replica); others queue.
 	// Default DefaultHandlerCount. (Upstream's key sizes the DataNode's Hadoop RPC server; the
 	// emulator puts the limit on the Ratis path to reproduce the queueing HDDS-11224 reported,
-	// see docs/ozone-ratis.md.)
+	// see docs/ozone-ratis.md#handler-threads-hdds-11224.)
 	HandlerCount int
 	// ContainerStates are the states of containers this DataNode holds that are not OPEN: a
 	// Ratis write to one that is not OPEN or RECOVERING is rejected by the leader.
@@ -332,7 +332,7 @@ func (d *DataNode) Port() int {
 }
 
 // Details describes this DataNode as SCM would list it in a pipeline
-// (spec ozone-scm.md §12.5): uuid, uuid128 and id, IP 127.0.0.1, the
+// (docs/ozone-scm.md#container-and-pipeline-messages): uuid, uuid128 and id, IP 127.0.0.1, the
 // STANDALONE port, the Ratis ports (RATIS, and RATIS_ADMIN and RATIS_SERVER
 // on the same port, as DataNodes that predate separate Ratis ports publish
 // them; none with NoRatis), network name and location, IN_SERVICE. Call it

@@ -69,7 +69,7 @@ func (d *DataNode) Apply(ctx context.Context, req *dnpb.ContainerCommandRequestP
 }
 
 // Messages of the leader's validation (Ozone: ContainerStateMachine.startTransaction and
-// HddsDispatcher.validateToken; docs/ozone-ratis.md, "Errors").
+// HddsDispatcher.validateToken; docs/ozone-ratis.md#errors).
 const msgRatisTokenMissing = "BLOCK_TOKEN_VERIFICATION_FAILED: Failed to find any token (empty or null.)"
 
 // StartTransaction validates a write on the leader: a token when tokens are verified, and a

@@ -15,7 +15,7 @@ func TestRetryCacheSweep(t *testing.T) {
 	if c.len() != 3*minSweep || c.sweepAt != 4*minSweep {
 		t.Fatalf("%d entries, next sweep at %d", c.len(), c.sweepAt)
 	}
-	c.expiry = -1 // everything has expired
+	c.expiry = -1                         // everything has expired
 	for i := range uint64(minSweep + 1) { // the last insert finds the cache at 4 × minSweep
 		c.getOrCreate(cacheKey{call: 1<<32 + i})
 	}

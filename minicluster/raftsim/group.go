@@ -11,7 +11,7 @@ import (
 	"github.com/dnecho/dnecho/proto/ratispb"
 )
 
-// Defaults of GroupOptions: Ozone's DataNode settings (docs/ozone-ratis.md, "DataNode side").
+// Defaults of GroupOptions: Ozone's DataNode settings (docs/ozone-ratis.md#datanode-side).
 const (
 	// DefaultContainerExecutors is hdds.container.ratis.num.container.op.executors: applies of
 	// different containers run in parallel on this many threads per replica.

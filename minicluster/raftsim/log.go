@@ -221,8 +221,8 @@ func (m *member) runQueue(container int64, q *applyQueue) {
 }
 
 // apply runs one write on the member, completes its retry-cache entry with the reply the member
-// would send as leader, and books a failed apply as the pipeline failing (docs/ozone-ratis.md,
-// "Dangerous cases"). It returns false when the group is closing.
+// would send as leader, and books a failed apply as the pipeline failing
+// (docs/ozone-ratis.md#dangerous-cases). It returns false when the group is closing.
 func (m *member) apply(it applyItem, unhealthy bool) bool {
 	g, e := m.g, it.e
 	var resp *dnpb.ContainerCommandResponseProto

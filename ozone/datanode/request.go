@@ -69,7 +69,7 @@ func (c *Client) Prepare(r Request) (*Prepared, error) {
 }
 
 // NewEchoRequest builds the Echo request exactly as the Java client sends it
-// (spec §3.1, test vectors V1 and V4): traceID "" and every echo field set
+// (docs/ozone-echo.md#building-the-request, vectors V1 and V4): traceID "" and every echo field set
 // explicitly so that proto2 puts them on the wire, version 3, encodedToken
 // only when non-empty. The Ratis path wraps the same message.
 func NewEchoRequest(r Request, datanodeUUID string) *dnpb.ContainerCommandRequestProto {

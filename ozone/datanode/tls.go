@@ -10,7 +10,7 @@ import (
 )
 
 // TransportCredentials trusts the given CAs and nothing else, and presents no
-// client certificate (spec §5 rule 1). The server name checked is the dial
+// client certificate (docs/ozone-echo.md#tls). The server name checked is the dial
 // authority: the member's IP (an IP SAN) or "localhost" with TestCert.
 func TransportCredentials(o *TLSOptions) (credentials.TransportCredentials, error) {
 	pool := x509.NewCertPool()

@@ -10,7 +10,7 @@ import (
 // pipeline they would go to. A write Echo is applied on every replica without the leader
 // checking that each holds the container; on a replica that lacks it the apply fails, and the
 // DataNode then marks its state machine unhealthy and asks SCM to close the pipeline
-// (docs/ozone-ratis.md, "Dangerous cases"). Spec.UnsafeWrite overrides the check.
+// (docs/ozone-ratis.md#dangerous-cases). Spec.UnsafeWrite overrides the check.
 type UnsafeWriteError struct {
 	Container int64
 	// Reason says what SCM lists instead.

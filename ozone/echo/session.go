@@ -121,7 +121,7 @@ func datanodeOptions(spec Spec, t *Target) (datanode.Options, error) {
 
 // ratisOptions are the Raft client options the Spec and the configuration imply: Ozone 2.2.0's
 // retry policy (none with NoRetry), the Deadline as request timeout, host names, and the same
-// TLS as the gRPC path without its test-cert override (docs/ozone-ratis.md, "TLS").
+// TLS as the gRPC path without its test-cert override (docs/ozone-ratis.md#tls).
 func ratisOptions(spec Spec, t *Target, o datanode.Options) *ratis.Options {
 	ro := &ratis.Options{UseHostname: o.UseHostname, RequestTimeout: spec.Deadline}
 	if spec.NoRetry {

@@ -73,7 +73,7 @@ const (
 // Transport is how an Echo reaches the DataNode.
 type Transport string
 
-// Transports (docs/ozone-ratis.md compares them).
+// Transports (docs/ozone-ratis.md#read-versus-write compares them).
 const (
 	// TransportGRPC sends Echo to the DataNode's Xceiver gRPC port (freon without --ratis),
 	// always read-only. "" means this.

@@ -7,7 +7,7 @@ import (
 	"github.com/dnecho/dnecho/ozone/datanode"
 )
 
-// Defaults of the Java client inside Ozone 2.2.0 (docs/ozone-ratis.md, "Client retry defaults";
+// Defaults of the Java client inside Ozone 2.2.0 (docs/ozone-ratis.md#client-retry-defaults;
 // Ozone: hadoop-hdds/common/src/main/java/org/apache/hadoop/hdds/ratis/conf/RatisClientConfig.java).
 const (
 	// DefaultRequestTimeout is hdds.ratis.raft.client.rpc.request.timeout: a request without a

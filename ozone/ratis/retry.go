@@ -35,7 +35,7 @@ type Step struct {
 	Count int
 }
 
-// DefaultRetryPolicy is Ozone 2.2.0's (master has shorter budgets; docs/ozone-ratis.md).
+// DefaultRetryPolicy is Ozone 2.2.0's (master has shorter budgets; docs/ozone-ratis.md#client-retry-defaults).
 func DefaultRetryPolicy() *RetryPolicy {
 	return &RetryPolicy{
 		Multilinear: []Step{{5 * time.Second, 5}, {10 * time.Second, 5}, {15 * time.Second, 5},

@@ -261,6 +261,14 @@ func (c *Client) resetLocked(st *stream, f failure, err error, suggested *ratisp
 	for _, k := range st.inflight {
 		k.counts[f]++
 	}
+	c.learnPeersLocked(peers)
+	switch {
+	case f == failNotLeader && suggested != nil:
+		c.leader = c.peerIndexLocked(suggested)
+	case f == failNotReady || f == failResource:
+	default:
+		c.leader = (c.leader + 1) % len(c.peers)
+	}
 	if len(c.window) == 0 {
 		return
 	}
@@ -272,14 +280,8 @@ func (c *Client) resetLocked(st *stream, f failure, err error, suggested *ratisp
 		}
 		return
 	}
-	c.learnPeersLocked(peers)
-	switch {
-	case f == failNotLeader && suggested != nil:
-		c.leader = c.peerIndexLocked(suggested)
+	if f == failNotLeader && suggested != nil {
 		sleep = 0 // Ratis: RaftClientImpl.getEffectiveSleepTime
-	case f == failNotReady || f == failResource:
-	default:
-		c.leader = (c.leader + 1) % len(c.peers)
 	}
 	if sleep <= 0 {
 		c.openLocked()
