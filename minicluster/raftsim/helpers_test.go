@@ -6,7 +6,6 @@ import (
 	"io"
 	"strconv"
 	"testing"
-	"time"
 
 	"go.uber.org/goleak"
 	"google.golang.org/grpc"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/dnecho/dnecho/minicluster/dnsim"
 	"github.com/dnecho/dnecho/minicluster/raftsim"
+	"github.com/dnecho/dnecho/minicluster/raftsim/raftsimtest"
 	"github.com/dnecho/dnecho/ozone/datanode"
 	"github.com/dnecho/dnecho/proto/hddspb"
 	"github.com/dnecho/dnecho/proto/ratisgrpcpb"
@@ -27,51 +27,23 @@ import (
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // testDeadline bounds every wait of these tests.
-const testDeadline = 20 * time.Second
+const testDeadline = raftsimtest.Deadline
 
-// pipeline is a started group over emulated DataNodes.
+// pipeline is an emulated pipeline and the test's shorthands for it.
 type pipeline struct {
 	dns []*dnsim.DataNode
 	g   *raftsim.Group
 	id  string
 }
 
-// startPipeline starts one DataNode per options value (each holding container 1 unless the
-// options say otherwise) and a group over them.
+// startPipeline starts an emulated pipeline (see raftsimtest.Start).
 func startPipeline(t *testing.T, opts raftsim.GroupOptions, dnOpts ...dnsim.Options) *pipeline {
 	t.Helper()
-	p := &pipeline{id: hddspb.UUIDText(hddspb.NewRandomUUID())}
-	var replicas []raftsim.Replica
-	for _, o := range dnOpts {
-		if o.Containers == nil {
-			o.Containers = map[int64]int32{1: 0}
-		}
-		d, err := dnsim.New(o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := d.Start("127.0.0.1:0"); err != nil {
-			t.Fatal(err)
-		}
-		p.dns = append(p.dns, d)
-		replicas = append(replicas, d)
-	}
-	g, err := raftsim.NewGroup(p.id, replicas, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.g = g
-	t.Cleanup(g.Close)
-	for _, d := range p.dns {
-		t.Cleanup(d.Stop)
-		if err := d.JoinGroup(g); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return p
+	p := raftsimtest.Start(t, opts, dnOpts...)
+	return &pipeline{dns: p.DataNodes, g: p.Group, id: p.ID}
 }
 
-func dns(n int) []dnsim.Options { return make([]dnsim.Options, n) }
+func dns(n int) []dnsim.Options { return raftsimtest.DataNodes(n) }
 
 // raw is an ordered stream driven by hand, to break the rules a real client keeps.
 type raw struct {
@@ -200,13 +172,7 @@ func (r *raw) streamError() (codes.Code, string) {
 }
 
 // waitFor polls cond until it holds or the test deadline passes.
-func waitFor(t *testing.T, what string, cond func() bool) {
+func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(testDeadline)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not reached within %s", what, testDeadline)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
+	raftsimtest.WaitFor(t, what, cond)
 }

@@ -6,10 +6,10 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
-	"google.golang.org/protobuf/proto"
 
 	"github.com/dnecho/dnecho/minicluster/dnsim"
 	"github.com/dnecho/dnecho/minicluster/raftsim"
+	"github.com/dnecho/dnecho/minicluster/raftsim/raftsimtest"
 	"github.com/dnecho/dnecho/ozone/datanode"
 	"github.com/dnecho/dnecho/ozone/ratis"
 	"github.com/dnecho/dnecho/proto/hddspb"
@@ -18,7 +18,7 @@ import (
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // testDeadline bounds every wait of these tests.
-const testDeadline = 20 * time.Second
+const testDeadline = raftsimtest.Deadline
 
 // quick is a retry policy with the default's shape and millisecond sleeps, so that tests that
 // go through LeaderNotReady or broken streams do not wait seconds.
@@ -28,56 +28,21 @@ var quick = &ratis.RetryPolicy{
 	WriteTimeout: time.Minute, WatchTimeout: time.Minute,
 }
 
-// pipeline is an emulated Raft group over emulated DataNodes, and the pipeline SCM lists.
+// pipeline is an emulated pipeline and the test's shorthands for it.
 type pipeline struct {
 	dns   []*dnsim.DataNode
 	g     *raftsim.Group
 	proto *hddspb.Pipeline
 }
 
-// startPipeline starts one DataNode per options value (holding container 1 unless said
-// otherwise) and a group led by member leader, which SCM lists as the leader.
+// startPipeline starts an emulated pipeline (see raftsimtest.Start).
 func startPipeline(t testing.TB, opts raftsim.GroupOptions, dnOpts ...dnsim.Options) *pipeline {
 	t.Helper()
-	id := hddspb.UUIDText(hddspb.NewRandomUUID())
-	p := &pipeline{}
-	var replicas []raftsim.Replica
-	for _, o := range dnOpts {
-		if o.Containers == nil {
-			o.Containers = map[int64]int32{1: 0}
-		}
-		d, err := dnsim.New(o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := d.Start("127.0.0.1:0"); err != nil {
-			t.Fatal(err)
-		}
-		p.dns = append(p.dns, d)
-		replicas = append(replicas, d)
-	}
-	g, err := raftsim.NewGroup(id, replicas, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.g = g
-	t.Cleanup(g.Close)
-	pid, _ := hddspb.NewPipelineID(id)
-	p.proto = &hddspb.Pipeline{Id: pid}
-	for _, d := range p.dns {
-		t.Cleanup(d.Stop)
-		if err := d.JoinGroup(g); err != nil {
-			t.Fatal(err)
-		}
-		p.proto.Members = append(p.proto.Members, d.Details())
-	}
-	if opts.Leader >= 0 {
-		p.proto.LeaderID = proto.String(p.dns[opts.Leader].UUID())
-	}
-	return p
+	p := raftsimtest.Start(t, opts, dnOpts...)
+	return &pipeline{dns: p.DataNodes, g: p.Group, proto: p.Proto}
 }
 
-func dns(n int) []dnsim.Options { return make([]dnsim.Options, n) }
+func dns(n int) []dnsim.Options { return raftsimtest.DataNodes(n) }
 
 // newClient builds a Client and closes it when the test ends.
 func newClient(t testing.TB, p *hddspb.Pipeline, o ratis.Options) *ratis.Client {
@@ -110,11 +75,5 @@ var (
 // waitFor polls cond until it holds or the test deadline passes.
 func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(testDeadline)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not reached within %s", what, testDeadline)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
+	raftsimtest.WaitFor(t, what, cond)
 }
