@@ -77,7 +77,6 @@ func failed(ctx context.Context, err error) Result {
 // label names the outcome of a call: the Ozone result when the DataNode answered, else the gRPC
 // status of the last attempt.
 func label(res datanode.Result, err error) string {
-	var raft *ratis.Error
 	switch {
 	case err == nil:
 		return LabelSuccess
@@ -90,12 +89,22 @@ func label(res datanode.Result, err error) string {
 		return res.Result.String()
 	case errors.Is(err, datanode.ErrNoReply):
 		return LabelNoReply
-	case errors.As(err, &raft):
-		return raft.Label()
+	case raftLabel(err) != "":
+		return raftLabel(err)
 	case errors.Is(err, datanode.ErrClosed), errors.Is(err, context.Canceled):
 		return datanode.CodeName(codes.Canceled)
 	case errors.Is(err, context.DeadlineExceeded):
 		return datanode.CodeName(codes.DeadlineExceeded)
 	}
 	return datanode.CodeName(status.Code(err))
+}
+
+// raftLabel is the label of a Raft exception in err's chain, "" when there is none. It is a
+// function of its own so that the success path of label allocates nothing.
+func raftLabel(err error) string {
+	var e *ratis.Error
+	if errors.As(err, &e) {
+		return e.Label()
+	}
+	return ""
 }
