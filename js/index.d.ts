@@ -13,9 +13,10 @@
  *   the iteration's `data_sent` / `data_received`.
  *
  * Tags of those samples: the VU's tags (scenario, group, exec.vu.metrics.tags, run tags), then the
- * Client's `tags`, then `datanode` (uuid of the DataNode that answered or failed last), `container`,
- * `pipeline`, `result` (see {@link EchoResult.result}) and `stream` (`new` | `reuse`), then the call's
- * `tags`. Later ones win on equal names.
+ * Client's `tags`, then `datanode` (uuid of the DataNode that answered or failed last; with `ratis` the
+ * leader), `container`, `pipeline`, `result` (see {@link EchoResult.result}), `stream` (`new` | `reuse`)
+ * and `mode` (`grpc` | `ratis-read` | `ratis-write`), then the call's `tags`. Later ones win on equal
+ * names.
  *
  * @example
  * // examples/quickstart.js
@@ -102,18 +103,48 @@ declare module 'k6/x/dnecho' {
      * quickly. The lookup is shared: the first Client to ask for a container sets its timeout.
      */
     lookupTimeout?: Duration;
-    /** Default 'first'. */
+    /** Default 'first'. Only 'first' with `ratis` (calls go to the leader). */
     target?: Target;
-    /** Default 'new'. */
+    /** Default 'new'. Not with `ratis` (one ordered stream per client carries every call). */
     stream?: StreamMode;
+    /**
+     * Send Echo through the pipeline's Raft group on the DataNodes' RATIS port, like freon `--ratis`:
+     * a Raft write (logged, replicated to a majority, applied on every replica; samples tagged
+     * `mode: 'ratis-write'`) unless `readOnly`, then a Raft read the leader answers (`'ratis-read'`).
+     * Default false: plain gRPC (`'grpc'`).
+     *
+     * @example
+     * // examples/ratis-modes.js: the three modes side by side, with thresholds per mode
+     * const reads = new dnecho.Client({ containerId: 1, ratis: true, readOnly: true });
+     * const writes = new dnecho.Client({ containerId: 1, ratis: true });
+     * export const options = { thresholds: { 'dnecho_req_duration{mode:ratis-write}': ['p(99)<1000'] } };
+     */
+    ratis?: boolean;
+    /**
+     * The read-only flag of this client's Echoes (freon `--read-only`); a request's own `readOnly`
+     * overrides it. Default false, which with `ratis` means writes; over gRPC Echo is always read-only.
+     */
+    readOnly?: boolean;
+    /**
+     * With `ratis`, allow writes to a container SCM does not list as OPEN on its pipeline. Without it such a
+     * client throws in the init context: on a real cluster a write a replica cannot apply closes the
+     * pipeline. Default false.
+     */
+    unsafeWrite?: boolean;
     /**
      * Independent gRPC client objects (connections per DataNode, at most 32 calls in flight each) shared
      * by all VUs; VU n uses client n mod clients. Default 1 (freon `--clients`). At most 1024.
      */
     clients?: number;
-    /** Deadline of one Echo attempt. Default `ozone.client.read.timeout` of the configuration ('30s'). */
+    /**
+     * Deadline of one Echo attempt. Default `ozone.client.read.timeout` of the configuration ('30s'); with
+     * `ratis`, the Raft request timeout ('60s').
+     */
     deadline?: Duration;
-    /** Retry on the other pipeline members after a failure (only with target 'first'). Default true. */
+    /**
+     * Retry on the other pipeline members after a failure (only with target 'first'); with `ratis`, follow
+     * NotLeader and LeaderNotReady with Ozone 2.2.0's retry policy. Default true.
+     */
     retries?: boolean;
     /**
      * Container token: 'auto' (fetch from SCM when `hdds.container.token.enabled` is true; default),
@@ -165,7 +196,10 @@ declare module 'k6/x/dnecho' {
     uncapped?: boolean;
     /** Server-side sleep before answering, whole ms. Default 0. */
     sleepMs?: number;
-    /** Echo read-only flag. Default true; over gRPC it is always sent true, as freon forces it. */
+    /**
+     * Echo read-only flag. Default: the Client's `readOnly` (always true over gRPC, where freon forces it);
+     * with `ratis` it picks a Raft read (true) or write (false) for this call.
+     */
     readOnly?: boolean;
     /** Overrides the Client's `throw` option for this call. */
     throw?: boolean;
@@ -183,7 +217,8 @@ declare module 'k6/x/dnecho' {
      * 'SUCCESS', another Ozone result name ('CONTAINER_NOT_FOUND', 'CONTAINER_INTERNAL_ERROR', ...) when the
      * DataNode answered, else the canonical gRPC status name ('UNAVAILABLE', 'DEADLINE_EXCEEDED',
      * 'RESOURCE_EXHAUSTED', 'UNAUTHENTICATED', 'CANCELLED', ...), or 'NO_REPLY' when the stream ended without
-     * an answer.
+     * an answer. With `ratis`, a Raft exception's simple class name: 'ContainerNotOpenException',
+     * 'StorageContainerException' (an apply failed), 'NotLeaderException' (the retries ran out), ...
      */
     result: string;
     /** Error text from the DataNode or gRPC; '' on success. */
@@ -220,6 +255,8 @@ declare module 'k6/x/dnecho' {
     containerState: string;
     /** In pipeline member order. */
     datanodes: DataNodeInfo[];
+    /** uuid of the leader SCM lists for the pipeline (where `ratis` calls start); '' when none. */
+    leader: string;
   }
 
   /**

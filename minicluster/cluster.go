@@ -12,9 +12,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
+
+	"google.golang.org/protobuf/proto"
 
 	"github.com/dnecho/dnecho/minicluster/dnsim"
 	"github.com/dnecho/dnecho/minicluster/omsim"
+	"github.com/dnecho/dnecho/minicluster/raftsim"
 	"github.com/dnecho/dnecho/minicluster/scmsim"
 	"github.com/dnecho/dnecho/ozone/config"
 	"github.com/dnecho/dnecho/proto/hddspb"
@@ -35,7 +39,7 @@ const (
 var DefaultContainers = []int64{1, 2, 3}
 
 // Options configures a cluster. The zero value is the default cluster: one SCM, three DataNodes,
-// one 3-replica pipeline, open containers 1–3, no tokens, no TLS.
+// one 3-replica pipeline led by the first DataNode, open containers 1–3, no tokens, no TLS.
 type Options struct {
 	// DataNodes is the number of DataNodes (all members of the one pipeline); default 3.
 	DataNodes int
@@ -58,6 +62,20 @@ type Options struct {
 	// TLSNameOnly gives the DataNodes certificates without their IP address, which Ozone's client
 	// (checking the IP) refuses unless hdds.grpc.tls.test.cert is true.
 	TLSNameOnly bool
+
+	// The pipeline is an emulated Raft group (minicluster/raftsim) served on each DataNode's
+	// RATIS port. Leader is the member index that leads first (SCM lists it as the leader).
+	Leader int
+	// HideLeader makes SCM list the pipeline without a leader, so clients start at the first
+	// member (as Java does when no member matches the listed leader).
+	HideLeader bool
+	// ReplicationDelay is how long after the leader logs a write each follower holds it.
+	ReplicationDelay time.Duration
+	// ReadyDelay keeps a new leader answering LeaderNotReady this long after a move.
+	ReadyDelay time.Duration
+	// HandlerCount is hdds.datanode.handler.count of every DataNode (dnsim.DefaultHandlerCount
+	// when 0): how many Echoes of the Ratis path one DataNode runs at once.
+	HandlerCount int
 }
 
 // Cluster is a running emulated cluster.
@@ -68,6 +86,7 @@ type Cluster struct {
 	dataNodes  []*dnsim.DataNode
 	pipelineID string
 	om         *omsim.Group // with TLS or Security
+	group      *raftsim.Group
 }
 
 // Limits of Options.
@@ -120,28 +139,21 @@ func (c *Cluster) start(o Options) error {
 	if o.SCMs < 0 || o.SCMs > MaxSCMs {
 		return fmt.Errorf("minicluster: %d SCMs: use 1 (no HA) to %d", o.SCMs, MaxSCMs)
 	}
-	c.opts = o
-	held := make(map[int64]int32, len(o.Containers))
-	for _, id := range o.Containers {
-		held[id] = 0
+	if o.Leader < 0 || o.Leader >= o.DataNodes {
+		return fmt.Errorf("minicluster: leader %d: use a DataNode index from 0 to %d", o.Leader, o.DataNodes-1)
 	}
-	members := make([]*hddspb.DatanodeDetailsProto, 0, o.DataNodes)
-	for i := 0; i < o.DataNodes; i++ {
-		dn, err := dnsim.New(dnsim.Options{
-			HostName: fmt.Sprintf("dn%d.localhost", i+1), Containers: held,
-			TokenVerification: o.Tokens, TLS: o.TLS, TLSNameOnly: o.TLSNameOnly, Faults: o.Faults,
-		})
-		if err != nil {
-			return err
-		}
-		c.dataNodes = append(c.dataNodes, dn)
-		if err := dn.Start("127.0.0.1:0"); err != nil {
-			return err
-		}
-		members = append(members, dn.Details())
+	if o.ReplicationDelay < 0 || o.ReadyDelay < 0 || o.HandlerCount < 0 {
+		return fmt.Errorf("minicluster: ReplicationDelay, ReadyDelay and HandlerCount must be >= 0")
+	}
+	c.opts = o
+	if err := c.startDataNodes(); err != nil {
+		return err
 	}
 	c.pipelineID = scmsim.NewUUID()
-	pipeline, err := scmsim.Pipeline(c.pipelineID, hddspb.PipelineState_PIPELINE_OPEN, members...)
+	if err := c.startGroup(); err != nil {
+		return err
+	}
+	pipeline, err := c.pipeline()
 	if err != nil {
 		return err
 	}
@@ -189,6 +201,78 @@ func (c *Cluster) start(o Options) error {
 	}
 	return nil
 }
+
+// startDataNodes starts the DataNodes, each holding every container.
+func (c *Cluster) startDataNodes() error {
+	o := c.opts
+	held := make(map[int64]int32, len(o.Containers))
+	for _, id := range o.Containers {
+		held[id] = 0
+	}
+	for i := 0; i < o.DataNodes; i++ {
+		dn, err := dnsim.New(dnsim.Options{
+			HostName: fmt.Sprintf("dn%d.localhost", i+1), Containers: held,
+			TokenVerification: o.Tokens, TLS: o.TLS, TLSNameOnly: o.TLSNameOnly, Faults: o.Faults, HandlerCount: o.HandlerCount,
+		})
+		if err != nil {
+			return err
+		}
+		c.dataNodes = append(c.dataNodes, dn)
+		if err := dn.Start("127.0.0.1:0"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// startGroup makes the pipeline a Raft group served by its DataNodes.
+func (c *Cluster) startGroup() error {
+	replicas := make([]raftsim.Replica, len(c.dataNodes))
+	delays := make([]time.Duration, len(c.dataNodes))
+	for i, dn := range c.dataNodes {
+		replicas[i] = dn
+		if i != c.opts.Leader {
+			delays[i] = c.opts.ReplicationDelay
+		}
+	}
+	g, err := raftsim.NewGroup(c.pipelineID, replicas, raftsim.GroupOptions{Leader: c.opts.Leader, Delays: delays, ReadyDelay: c.opts.ReadyDelay})
+	if err != nil {
+		return err
+	}
+	c.group = g
+	for _, dn := range c.dataNodes {
+		if err := dn.JoinGroup(g); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pipeline is the pipeline as SCM lists it: the DataNodes' current addresses and the leader
+// SCM knows of (leaderID and leaderDatanodeID, as SCM fills them from pipeline reports).
+func (c *Cluster) pipeline() (*hddspb.Pipeline, error) {
+	members := make([]*hddspb.DatanodeDetailsProto, 0, len(c.dataNodes))
+	for _, dn := range c.dataNodes {
+		members = append(members, dn.Details())
+	}
+	p, err := scmsim.Pipeline(c.pipelineID, hddspb.PipelineState_PIPELINE_OPEN, members...)
+	if err != nil || c.opts.HideLeader {
+		return p, err
+	}
+	leader := members[c.opts.Leader]
+	p.LeaderID = proto.String(hddspb.DatanodeUUID(leader))
+	p.LeaderDatanodeID = &hddspb.DatanodeIDProto{Uuid: proto.Clone(leader.GetId().GetUuid()).(*hddspb.UUID)}
+	return p, nil
+}
+
+// Group returns the pipeline's Raft group: move its leader, set replication delays, read its
+// counters.
+func (c *Cluster) Group() *raftsim.Group { return c.group }
+
+// TransferLeadership moves the pipeline's leadership to DataNode i, mid-run if calls are in
+// flight. SCM keeps listing the first leader, as it does until DataNodes report the change:
+// clients that start later are redirected by NotLeader.
+func (c *Cluster) TransferLeadership(i int) error { return c.group.TransferLeadership(i) }
 
 // SCMAddrs returns the SCM client address(es), in node order.
 func (c *Cluster) SCMAddrs() []string {
@@ -267,6 +351,7 @@ type Info struct {
 	DataNodes  []DataNodeInfo `json:"datanodes"`
 	PipelineID string         `json:"pipeline"`
 	Containers []int64        `json:"containers"`
+	Leader     int            `json:"leader"` // index into DataNodes of the first leader
 	Tokens     bool           `json:"tokens"`
 	TLS        bool           `json:"tls"`
 	CAFile     string         `json:"caFile,omitempty"`
@@ -276,16 +361,17 @@ type Info struct {
 
 // DataNodeInfo describes one DataNode in Info.
 type DataNodeInfo struct {
-	UUID string `json:"uuid"`
-	Addr string `json:"addr"`
+	UUID      string `json:"uuid"`
+	Addr      string `json:"addr"`
+	RatisAddr string `json:"ratisAddr"` // the RATIS port (Ratis client service)
 }
 
 // Info describes the running cluster.
 func (c *Cluster) Info() Info {
-	in := Info{SCM: c.SCMAddrs(), PipelineID: c.pipelineID, Containers: c.opts.Containers, Tokens: c.opts.Tokens, TLS: c.opts.TLS,
+	in := Info{SCM: c.SCMAddrs(), PipelineID: c.pipelineID, Containers: c.opts.Containers, Leader: c.opts.Leader, Tokens: c.opts.Tokens, TLS: c.opts.TLS,
 		OM: c.OMAddrs(), Kerberos: c.opts.Security != nil}
 	for _, dn := range c.dataNodes {
-		in.DataNodes = append(in.DataNodes, DataNodeInfo{UUID: dn.UUID(), Addr: dn.Addr()})
+		in.DataNodes = append(in.DataNodes, DataNodeInfo{UUID: dn.UUID(), Addr: dn.Addr(), RatisAddr: "127.0.0.1:" + strconv.Itoa(dn.RatisPort())})
 	}
 	return in
 }
@@ -321,14 +407,12 @@ func (c *Cluster) WriteConf(dir string) error {
 // addresses in SCM, as after a rolling restart of DataNodes with ephemeral ports: clients that
 // keep the old addresses fail with UNAVAILABLE until they look the container up again.
 func (c *Cluster) MoveDataNodes() error {
-	members := make([]*hddspb.DatanodeDetailsProto, 0, len(c.dataNodes))
 	for _, dn := range c.dataNodes {
 		if err := dn.Move(); err != nil {
 			return err
 		}
-		members = append(members, dn.Details())
 	}
-	pipeline, err := scmsim.Pipeline(c.pipelineID, hddspb.PipelineState_PIPELINE_OPEN, members...)
+	pipeline, err := c.pipeline()
 	if err != nil {
 		return err
 	}
@@ -343,6 +427,9 @@ func (c *Cluster) Close() error {
 	var errs []error
 	for _, dn := range c.dataNodes {
 		dn.Stop()
+	}
+	if c.group != nil {
+		c.group.Close()
 	}
 	if c.scm != nil {
 		errs = append(errs, c.scm.Close())

@@ -7,4 +7,4 @@ export PATH="$(go env GOPATH)/bin:$PATH"
 protoc --proto_path=. \
   --go_out=. --go_opt=paths=source_relative \
   --go-grpc_out=. --go-grpc_opt=paths=source_relative \
-  hadooppb/*.proto hddspb/*.proto scmpb/*.proto dnpb/*.proto promrwpb/*.proto ompb/*.proto
+  hadooppb/*.proto hddspb/*.proto scmpb/*.proto dnpb/*.proto promrwpb/*.proto ompb/*.proto ratispb/*.proto ratisgrpcpb/*.proto

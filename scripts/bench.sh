@@ -15,7 +15,7 @@ if ! go version -m bin/ghz 2>/dev/null | grep -Eq "^\s+mod\s+github.com/bojand/g
 fi
 N=${BENCH_N:-100000}
 ./bin/bench-harness -dnecho bin/dnecho -raw bin/rawecho -ghz bin/ghz -n "$N" -reps "${BENCH_REPS:-5}" \
-  -threads "${BENCH_THREADS-1,32}" ${BENCH_PROFILE:+-profile "$BENCH_PROFILE"}
+  -threads "${BENCH_THREADS-1,32}" -ratis-n "${BENCH_RATIS_N:-20000}" ${BENCH_PROFILE:+-profile "$BENCH_PROFILE"}
 if [ -z "${BENCH_SKIP_MICRO:-}" ]; then
   echo
   echo "micro-benchmarks (go test -bench, -benchtime ${BENCH_TIME:-1s}):"

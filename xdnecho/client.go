@@ -33,6 +33,7 @@ type client struct {
 	memo *requestMemo
 	// prepared are this VU's client.prepare() results, by the JS object handed out.
 	prepared map[*goja.Object]*preparedRequest
+	base     echo.Request // client.echo() without arguments
 	tags     tagCache
 }
 
@@ -86,6 +87,7 @@ func (i *instance) newClient(arg goja.Value) (*client, error) {
 		calls:    map[echo.Request]*echo.Call{},
 		memo:     &requestMemo{},
 		prepared: map[*goja.Object]*preparedRequest{},
+		base:     baseRequest(sess.Spec()),
 		tags:     newTagCache(echometrics.FixedTags(cfg.tags, sess)),
 	}, nil
 }
@@ -105,7 +107,7 @@ func (c *client) echo(call goja.FunctionCall) goja.Value {
 		// iteration is not. A call that completed before the interrupt keeps its samples.
 		return c.inst.resultObject(res)
 	}
-	tags := c.tags.get(vu.Tags().Current(), res.DataNode.UUID, res.Label)
+	tags := c.tags.get(vu.Tags().Current(), res.DataNode.UUID, res.Label, ec.Mode())
 	if req.tags != nil {
 		tags = tags.Merge(req.tags)
 	}
@@ -126,7 +128,7 @@ func (c *client) request(v goja.Value) (echoCall, *echo.Call) {
 		}
 	}
 	rt := c.inst.vu.Runtime()
-	req, err := c.memo.parse(c.inst.vu, v, c.cfg.throw)
+	req, err := c.memo.parse(c.inst.vu, v, c.base, c.cfg.throw)
 	if err != nil {
 		modules.Throw(rt, fmt.Errorf("client.echo: %w", err))
 	}

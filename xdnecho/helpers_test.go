@@ -15,6 +15,8 @@ import (
 	"github.com/dnecho/dnecho/engine/js"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/minicluster"
+	"github.com/dnecho/dnecho/minicluster/scmsim"
+	"github.com/dnecho/dnecho/proto/hddspb"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -157,3 +159,8 @@ type collector = testkit.Samples
 
 // logBuffer is a goroutine-safe buffer for log output.
 type logBuffer = testkit.SyncBuffer
+
+// closedContainer is container 9, CLOSED, on c's pipeline (no DataNode holds it).
+func closedContainer(c *minicluster.Cluster) scmsim.Container {
+	return scmsim.Container{ID: 9, State: hddspb.LifeCycleState_CLOSED, PipelineID: c.PipelineID()}
+}

@@ -46,19 +46,21 @@ func push(m *echometrics.Set, vu modules.VU, now time.Time, tags *metrics.Tags, 
 }
 
 // tagKey identifies a sample tag set: the VU's current tags (by identity: the engine builds a new
-// value whenever a group, scenario or exec.vu.metrics.tags changes them), and the call's outcome.
+// value whenever a group, scenario or exec.vu.metrics.tags changes them), the call's outcome and
+// its mode.
 type tagKey struct {
 	vu       *metrics.Tags
 	datanode string
 	result   string
+	mode     echo.Mode
 }
 
 // maxCachedTagSets bounds a tagCache. A script that sets a fresh VU tag on every iteration would
 // otherwise grow it without end; the cache then just rebuilds.
 const maxCachedTagSets = 256
 
-// tagCache builds a Client's sample tags once per (VU tags, DataNode, result) in one VU, so the
-// success path of a call neither merges tags nor allocates.
+// tagCache builds a Client's sample tags once per (VU tags, DataNode, result, mode) in one VU, so
+// the success path of a call neither merges tags nor allocates.
 type tagCache struct {
 	fixed *metrics.Tags // client tags overridden by container, pipeline and stream
 	last  tagKey
@@ -71,8 +73,8 @@ func newTagCache(fixed *metrics.Tags) tagCache {
 }
 
 // get returns the tags of a call: the VU's tags, then the client's, then dnecho's own.
-func (c *tagCache) get(vu *metrics.Tags, datanode, result string) *metrics.Tags {
-	k := tagKey{vu: vu, datanode: datanode, result: result}
+func (c *tagCache) get(vu *metrics.Tags, datanode, result string, mode echo.Mode) *metrics.Tags {
+	k := tagKey{vu: vu, datanode: datanode, result: result, mode: mode}
 	if k == c.last && c.tags != nil {
 		return c.tags
 	}
@@ -81,7 +83,7 @@ func (c *tagCache) get(vu *metrics.Tags, datanode, result string) *metrics.Tags 
 		if len(c.m) >= maxCachedTagSets {
 			clear(c.m)
 		}
-		t = vu.Merge(c.fixed).With(echometrics.TagDataNode, datanode).With(echometrics.TagResult, result)
+		t = echometrics.CallTags(vu.Merge(c.fixed), datanode, result, mode)
 		c.m[k] = t
 	}
 	c.last, c.tags = k, t

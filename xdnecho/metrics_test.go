@@ -7,6 +7,7 @@ import (
 	"github.com/dnecho/dnecho/engine/exec"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/internal/echometrics"
+	"github.com/dnecho/dnecho/ozone/echo"
 	"github.com/dnecho/dnecho/minicluster"
 )
 
@@ -32,7 +33,7 @@ export default function () {
 	base := map[string]string{
 		"scenario": "sc", "sct": "x", "group": "", "team": "storage",
 		echometrics.TagDataNode: dn, echometrics.TagContainer: "2", echometrics.TagPipeline: c.PipelineID(),
-		echometrics.TagResult: "SUCCESS", echometrics.TagStream: "reuse",
+		echometrics.TagResult: "SUCCESS", echometrics.TagStream: "reuse", echometrics.TagMode: "grpc",
 	}
 	with := func(extra map[string]string) map[string]string {
 		m := map[string]string{}
@@ -117,27 +118,32 @@ export default function () { client.echo(); }`, clusterEnv(c))
 func TestTagCacheReuse(t *testing.T) {
 	tc := newTagCache(metrics.NewTags(map[string]string{"a": "1", "container": "5", "pipeline": "p", "stream": "new"}))
 	vuTags := metrics.NewTags(map[string]string{"scenario": "s"})
-	t1 := tc.get(vuTags, "dn1", "SUCCESS")
-	if t2 := tc.get(vuTags, "dn1", "SUCCESS"); t2 != t1 {
+	t1 := tc.get(vuTags, "dn1", "SUCCESS", echo.ModeGRPC)
+	if t2 := tc.get(vuTags, "dn1", "SUCCESS", echo.ModeGRPC); t2 != t1 {
 		t.Error("same key built a new tag set")
 	}
-	t3 := tc.get(vuTags, "dn2", "SUCCESS")
+	t3 := tc.get(vuTags, "dn2", "SUCCESS", echo.ModeGRPC)
 	if t3 == t1 {
 		t.Error("another DataNode got the same tag set")
 	}
-	if t4 := tc.get(vuTags, "dn1", "SUCCESS"); t4 != t1 {
+	if t4 := tc.get(vuTags, "dn1", "SUCCESS", echo.ModeGRPC); t4 != t1 {
 		t.Error("cached tag set not reused after another key")
 	}
-	if got := tc.get(metrics.NewTags(map[string]string{"scenario": "t"}), "dn1", "SUCCESS"); got == t1 {
+	if t5 := tc.get(vuTags, "dn1", "SUCCESS", echo.ModeRatisWrite); t5 == t1 {
+		t.Error("another mode got the same tag set")
+	} else if m, _ := t5.Get(echometrics.TagMode); m != "ratis-write" {
+		t.Errorf("mode tag %q", m)
+	}
+	if got := tc.get(metrics.NewTags(map[string]string{"scenario": "t"}), "dn1", "SUCCESS", echo.ModeGRPC); got == t1 {
 		t.Error("changed VU tags reused the old tag set")
 	}
 	for i := range maxCachedTagSets + 10 {
-		tc.get(vuTags, strconv.Itoa(i), "SUCCESS")
+		tc.get(vuTags, strconv.Itoa(i), "SUCCESS", echo.ModeGRPC)
 	}
 	if len(tc.m) > maxCachedTagSets {
 		t.Errorf("cache grew to %d", len(tc.m))
 	}
-	allocs := testing.AllocsPerRun(100, func() { tc.get(vuTags, "dn1", "SUCCESS") })
+	allocs := testing.AllocsPerRun(100, func() { tc.get(vuTags, "dn1", "SUCCESS", echo.ModeGRPC) })
 	if allocs != 0 {
 		t.Errorf("cached lookup allocates %v times", allocs)
 	}

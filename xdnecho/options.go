@@ -33,6 +33,9 @@ type clientOption struct {
 	field echo.Field // "" for the module's own options (throw, tags)
 	// invert turns a boolean into its opposite field (retries: false sets NoRetry).
 	invert bool
+	// choices are the string forms of false and true when the field is not a boolean
+	// (ratis: true sets Transport "ratis").
+	choices *[2]string
 }
 
 // clientOptions are the keys the Client accepts, in the order error messages list them
@@ -49,6 +52,9 @@ var clientOptions = []clientOption{
 	{name: "lookupTimeout", kind: kindDuration, field: echo.FieldLookupTimeout},
 	{name: "target", kind: kindString, field: echo.FieldTarget},
 	{name: "stream", kind: kindString, field: echo.FieldStream},
+	{name: "ratis", kind: kindBool, field: echo.FieldTransport, choices: &[2]string{string(echo.TransportGRPC), string(echo.TransportRatis)}},
+	{name: "readOnly", kind: kindBool, field: echo.FieldReadOnly},
+	{name: "unsafeWrite", kind: kindBool, field: echo.FieldUnsafeWrite},
 	{name: "clients", kind: kindInt, field: echo.FieldClients},
 	{name: "deadline", kind: kindDuration, field: echo.FieldDeadline},
 	{name: "retries", kind: kindBool, field: echo.FieldNoRetry, invert: true},
@@ -160,6 +166,9 @@ func (c *clientConfig) set(k string, val goja.Value) error {
 	values, err := stringForms(o.name, o.kind, o.invert, val)
 	if err != nil {
 		return err
+	}
+	if o.choices != nil {
+		values[0] = o.choices[map[string]int{"false": 0, "true": 1}[values[0]]]
 	}
 	for _, s := range values {
 		if err := c.spec.Set(o.field, s); err != nil {

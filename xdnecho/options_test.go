@@ -13,7 +13,7 @@ func TestClientOptionErrors(t *testing.T) {
 		opts string
 		want []string
 	}{
-		{`{ containerId: 1, scm: __ENV.SCM, contianerId: 2 }`, []string{`unknown option "contianerId"`, "allowed: containerId, scm, conf, set, user, principal, keytab, lookup, lookupTimeout, target, stream, clients, deadline, retries, token, tlsCA, reresolve, reresolveAfter, throw, tags"}},
+		{`{ containerId: 1, scm: __ENV.SCM, contianerId: 2 }`, []string{`unknown option "contianerId"`, "allowed: containerId, scm, conf, set, user, principal, keytab, lookup, lookupTimeout, target, stream, ratis, readOnly, unsafeWrite, clients, deadline, retries, token, tlsCA, reresolve, reresolveAfter, throw, tags"}},
 		{`{ scm: __ENV.SCM }`, []string{"option containerId is required"}},
 		{`undefined`, []string{"options are required"}},
 		{`{ containerId: 0 }`, []string{"option containerId 0: want a positive whole number"}},

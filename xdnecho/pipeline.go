@@ -30,6 +30,8 @@ func (c *client) pipeline(goja.FunctionCall) goja.Value {
 	_ = o.Set("pipelineId", tgt.PipelineID())
 	_ = o.Set("containerState", tgt.Container.GetState().String())
 	_ = o.Set("datanodes", rt.NewArray(dns...))
+	// The leader SCM lists (Ratis calls start there); "" when it lists none.
+	_ = o.Set("leader", tgt.Pipeline.GetLeaderID())
 	return o
 }
 

@@ -30,7 +30,7 @@ func (c *client) prepare(call goja.FunctionCall) goja.Value {
 		modules.Throw(rt, fmt.Errorf("client.prepare: more than %d prepared requests in one VU; prepare each distinct request once, in the init context", maxPrepared))
 	}
 	arg := call.Argument(0)
-	req, err := parseEcho(c.inst.vu, arg, c.cfg.throw)
+	req, err := parseEcho(c.inst.vu, arg, c.base, c.cfg.throw)
 	if err != nil {
 		modules.Throw(rt, fmt.Errorf("client.prepare: %w", err))
 	}

@@ -40,9 +40,11 @@ type echoCall struct {
 	throwDefault bool
 }
 
-// defaultRequest is client.echo() without arguments: empty payloads, read-only as freon sends
-// it over gRPC.
-var defaultRequest = echo.Request{ReadOnly: true}
+// baseRequest is client.echo() without arguments: empty payloads, and read-only as the Client's
+// readOnly option says (always over gRPC, where freon forces it; over Ratis false means a write).
+func baseRequest(spec echo.Spec) echo.Request {
+	return echo.Request{ReadOnly: spec.Request.ReadOnly || spec.Transport != echo.TransportRatis}
+}
 
 // requestMemo remembers the last request object a VU passed to echo and what it parsed to, so
 // the usual script shape — one `const request = {...}` object passed on every call — is validated
@@ -57,10 +59,10 @@ type requestMemo struct {
 
 // parse returns the parsed request for v, from the memo when v is the remembered object with the
 // same field values.
-func (m *requestMemo) parse(vu modules.VU, v goja.Value, throwDefault bool) (echoCall, error) {
+func (m *requestMemo) parse(vu modules.VU, v goja.Value, base echo.Request, throwDefault bool) (echoCall, error) {
 	obj, ok := v.(*goja.Object)
 	if !ok || isAbsent(v) {
-		return parseEcho(vu, v, throwDefault)
+		return parseEcho(vu, v, base, throwDefault)
 	}
 	var values [len(requestFields)]goja.Value
 	for i, f := range requestFields {
@@ -69,7 +71,7 @@ func (m *requestMemo) parse(vu modules.VU, v goja.Value, throwDefault bool) (ech
 	if obj == m.obj && m.call.throwDefault == throwDefault && sameValues(values, m.values) {
 		return m.call, nil
 	}
-	c, err := parseEcho(vu, v, throwDefault)
+	c, err := parseEcho(vu, v, base, throwDefault)
 	if err != nil {
 		m.obj = nil
 		return c, err
@@ -92,10 +94,11 @@ func sameValues(a, b [len(requestFields)]goja.Value) bool {
 	return true
 }
 
-// parseEcho reads client.echo's argument. Errors are programming errors in the script (unknown
-// key, bad size): the caller throws them whatever the throw option says.
-func parseEcho(vu modules.VU, v goja.Value, throwDefault bool) (echoCall, error) {
-	c := echoCall{req: defaultRequest, throw: throwDefault, throwDefault: throwDefault}
+// parseEcho reads client.echo's argument over base, the Client's default request. Errors are
+// programming errors in the script (unknown key, bad size): the caller throws them whatever the
+// throw option says. A memo belongs to one Client, so base is the same on every call.
+func parseEcho(vu modules.VU, v goja.Value, base echo.Request, throwDefault bool) (echoCall, error) {
+	c := echoCall{req: base, throw: throwDefault, throwDefault: throwDefault}
 	if isAbsent(v) {
 		return c, nil
 	}

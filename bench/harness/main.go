@@ -39,6 +39,7 @@ func main() {
 	flag.StringVar(&modes, "modes", "new,reuse", "stream modes: new, reuse or both")
 	flag.StringVar(&c.gogc, "gogc", "", "GOGC for every tool (empty: inherited); keeps runtime settings equal when comparing a GC change")
 	flag.StringVar(&c.profileDir, "profile", "", "after each row's rounds, write one CPU profile per tool into this directory")
+	ratisN := flag.Int("ratis-n", 20000, "calls per run of the Ratis rows (0: skip them)")
 	flag.Parse()
 	c.threads, c.modes = split(threads), split(modes)
 	if c.calls < 1 || c.reps < 1 {
@@ -66,6 +67,12 @@ func main() {
 	if err := run(c); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
+	}
+	if *ratisN > 0 {
+		if err := benchRatis(c.dnecho, *ratisN, c.reps); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
 	}
 }
 

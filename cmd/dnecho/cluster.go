@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -17,8 +19,10 @@ type clusterFlags struct {
 	opts    minicluster.Options
 	confDir string
 	faults  dnsim.Faults
-	site    string   // server ozone-site.xml
-	sets    []string // server -D key=value
+	site    string        // server ozone-site.xml
+	sets    []string      // server -D key=value
+	leader  int           // 1-based on the command line
+	rotate  time.Duration // move the leader this often; 0: never
 }
 
 func newClusterCommand(sig *signals, s streams) *cobra.Command {
@@ -30,6 +34,11 @@ func newClusterCommand(sig *signals, s streams) *cobra.Command {
 DataNodes serving the gRPC Xceiver Echo, wired like a real cluster (one pipeline over every DataNode,
 open containers on it). It rejects what real Ozone rejects, so a client that works here speaks the
 real protocols.
+
+The pipeline is an emulated Raft group on the DataNodes' RATIS ports (for dn-echo --ratis): a
+leader, followers answering NotLeader, writes answered once a majority holds them and applied on
+every replica, reads served by the leader. --replication-delay, --handlers and --leader-every
+reproduce slow followers, the handler queueing of HDDS-11224 and leader changes mid-run.
 
 It writes ozone-site.xml (and cluster.json, and ca.pem with --tls) into --conf-dir, so any dnecho
 command can use it with --conf DIR. With TLS an emulated Ozone Manager hands out the CA certificates.
@@ -49,7 +58,8 @@ ozone-site.xml holds the matching client keys.`,
     -D ozone.administrators=alice &
   kinit alice; dnecho freon dn-echo --conf /tmp/secure --container-id 1
 
-  dnecho cluster --conf-dir /tmp/mini-ha --scms 3 --tokens --latency 200us --jitter 100us`,
+  dnecho cluster --conf-dir /tmp/mini-ha --scms 3 --tokens --latency 200us --jitter 100us
+  dnecho cluster --conf-dir /tmp/mini --handlers 1 --replication-delay 2ms --leader-every 10s`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runCluster(sig, s, f)
@@ -69,6 +79,12 @@ ozone-site.xml holds the matching client keys.`,
 	fl.DurationVar(&f.faults.Latency, "latency", 0, "Latency the DataNodes add to every call")
 	fl.DurationVar(&f.faults.Jitter, "jitter", 0, "Further random latency in [0, jitter)")
 	fl.Float64Var(&f.faults.ErrorRate, "error-rate", 0, "Fraction (0-1) of calls the DataNodes fail with CONTAINER_INTERNAL_ERROR")
+	fl.IntVar(&f.leader, "leader", 1, "DataNode (1-based) that leads the pipeline's Raft group first; SCM lists it as the leader")
+	fl.BoolVar(&f.opts.HideLeader, "hide-leader", false, "SCM lists no leader, so Ratis clients start at the first DataNode")
+	fl.DurationVar(&f.opts.ReplicationDelay, "replication-delay", 0, "How long after the leader logs a Ratis write each follower holds it")
+	fl.DurationVar(&f.opts.ReadyDelay, "ready-delay", 0, "How long a new leader answers LeaderNotReady after a move")
+	fl.IntVar(&f.opts.HandlerCount, "handlers", dnsim.DefaultHandlerCount, "hdds.datanode.handler.count: Ratis-path Echoes one DataNode runs at once")
+	fl.DurationVar(&f.rotate, "leader-every", 0, "Move the leadership to the next DataNode this often (0: never)")
 	return cmd
 }
 
@@ -88,6 +104,12 @@ func (f *clusterFlags) check() error {
 		return fmt.Errorf("--latency %s / --jitter %s: can't be negative", f.faults.Latency, f.faults.Jitter)
 	case f.opts.SCMs > 1 && f.opts.SCMAddr != "":
 		return fmt.Errorf("--scm-addr works only with one SCM")
+	case f.leader < 1 || f.leader > f.opts.DataNodes:
+		return fmt.Errorf("--leader %d: use a DataNode from 1 to %d", f.leader, f.opts.DataNodes)
+	case f.opts.HandlerCount < 1:
+		return fmt.Errorf("--handlers %d: use 1 or more", f.opts.HandlerCount)
+	case f.opts.ReplicationDelay < 0 || f.opts.ReadyDelay < 0 || f.rotate < 0:
+		return fmt.Errorf("--replication-delay, --ready-delay and --leader-every can't be negative")
 	}
 	return minicluster.CheckContainers(f.opts.Containers)
 }
@@ -109,6 +131,7 @@ func runCluster(sig *signals, s streams, f *clusterFlags) error {
 	}
 	dir, _ = filepath.Abs(dir)
 	f.opts.Faults = f.faults
+	f.opts.Leader = f.leader - 1
 	c, err := minicluster.Start(f.opts)
 	if err != nil {
 		return withCode(exitcode.Failure, fmt.Errorf("start the mini cluster: %w", err))
@@ -121,9 +144,9 @@ func runCluster(sig *signals, s streams, f *clusterFlags) error {
 	fmt.Fprintf(s.out, "dnecho mini cluster running on 127.0.0.1 (Ctrl-C to stop)\n")
 	fmt.Fprintf(s.out, "  SCM:        %s\n", strings.Join(info.SCM, ", "))
 	for i, dn := range info.DataNodes {
-		fmt.Fprintf(s.out, "  DataNode %d: %s  uuid %s\n", i+1, dn.Addr, dn.UUID)
+		fmt.Fprintf(s.out, "  DataNode %d: %s  uuid %s  RATIS %s\n", i+1, dn.Addr, dn.UUID, dn.RatisAddr)
 	}
-	fmt.Fprintf(s.out, "  pipeline:   %s (%d replicas), open containers %s\n", info.PipelineID, len(info.DataNodes), joinInts(info.Containers))
+	fmt.Fprintf(s.out, "  pipeline:   %s (%d replicas, leader DataNode %d), open containers %s\n", info.PipelineID, len(info.DataNodes), f.leader, joinInts(info.Containers))
 	fmt.Fprintf(s.out, "  tokens: %v, TLS: %v, Kerberos: %v\n", info.Tokens, info.TLS, info.Kerberos)
 	if len(info.OM) > 0 {
 		fmt.Fprintf(s.out, "  OM:         %s (serves the CA certificates)\n", strings.Join(info.OM, ", "))
@@ -133,7 +156,10 @@ func runCluster(sig *signals, s streams, f *clusterFlags) error {
 	if info.Kerberos {
 		kinit = "kinit <an administrator>; "
 	}
-	fmt.Fprintf(s.out, "try: %sdnecho freon dn-echo --conf %s --container-id %d -n 10000 -t 8\n", kinit, dir, info.Containers[0])
+	fmt.Fprintf(s.out, "try: %sdnecho freon dn-echo --conf %s --container-id %d -n 10000 -t 8 [--ratis [--read-only]]\n", kinit, dir, info.Containers[0])
+	if f.rotate > 0 {
+		rotateLeader(sig.soft, s, c, f.rotate)
+	}
 	<-sig.soft.Done()
 	fmt.Fprintln(s.out, "mini cluster stopped")
 	return nil
@@ -145,4 +171,24 @@ func joinInts(xs []int64) string {
 		parts = append(parts, fmt.Sprint(x))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// rotateLeader moves the pipeline's leadership to the next DataNode every interval until ctx ends.
+func rotateLeader(ctx context.Context, s streams, c *minicluster.Cluster, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	n := len(c.DataNodes())
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			to := (c.Group().Leader() + 1) % n
+			if err := c.TransferLeadership(to); err != nil {
+				fmt.Fprintf(s.err, "move leadership: %v\n", err)
+				continue
+			}
+			fmt.Fprintf(s.out, "leadership moved to DataNode %d\n", to+1)
+		}
+	}
 }

@@ -17,7 +17,7 @@ import (
 // `dnecho cluster` writes its configuration, serves until Ctrl-C, then stops cleanly (exit 0).
 func TestClusterCommandServesUntilCtrlC(t *testing.T) {
 	dir := t.TempDir()
-	cmd := exec.Command(binPath, "cluster", "--conf-dir", dir, "--scms", "3", "--tokens")
+	cmd := exec.Command(binPath, "cluster", "--conf-dir", dir, "--scms", "3", "--tokens", "--leader", "2", "--leader-every", "200ms")
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
@@ -36,12 +36,17 @@ func TestClusterCommandServesUntilCtrlC(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if len(info.SCM) != 3 || len(info.DataNodes) != 3 || !info.Tokens {
+	if len(info.SCM) != 3 || len(info.DataNodes) != 3 || !info.Tokens || info.Leader != 1 || info.DataNodes[0].RatisAddr == "" {
 		t.Errorf("cluster.json %+v", info)
 	}
 	r := dnecho(t, 30*time.Second, "freon", "dn-echo", "--conf", dir, "--container-id", "3", "-n", "20", "-t", "2")
 	if r.code != 0 {
 		t.Fatalf("freon against `dnecho cluster`: exit %d\n%s", r.code, r.all())
+	}
+	// Ratis reads while the leadership moves every 200 ms: NotLeader and LeaderNotReady are retried.
+	r = dnecho(t, 30*time.Second, "freon", "dn-echo", "--conf", dir, "--container-id", "3", "--duration", "1s", "-t", "2", "--ratis", "--read-only")
+	if r.code != 0 || !strings.Contains(r.all(), "Failures: 0") {
+		t.Fatalf("freon --ratis --read-only against `dnecho cluster`: exit %d\n%s", r.code, r.all())
 	}
 	_ = cmd.Process.Signal(syscall.SIGINT)
 	done := make(chan error, 1)
@@ -54,7 +59,7 @@ func TestClusterCommandServesUntilCtrlC(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("cluster did not stop within 10s of Ctrl-C")
 	}
-	if !strings.Contains(out.String(), "mini cluster stopped") {
+	if !strings.Contains(out.String(), "mini cluster stopped") || !strings.Contains(out.String(), "leadership moved to DataNode 3") {
 		t.Errorf("output:\n%s", out.String())
 	}
 }
@@ -98,6 +103,9 @@ func TestClusterBadFlags(t *testing.T) {
 		{[]string{"--containers", "0"}, "container id 0: ids are positive"},
 		{[]string{"--error-rate", "NaN"}, "--error-rate NaN"},
 		{[]string{"--latency", "-1ms"}, "can't be negative"},
+		{[]string{"--leader", "4"}, "--leader 4: use a DataNode from 1 to 3"},
+		{[]string{"--handlers", "0"}, "--handlers 0: use 1 or more"},
+		{[]string{"--replication-delay", "-1s"}, "can't be negative"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			r := dnecho(t, 30*time.Second, append([]string{"cluster", "--conf-dir", t.TempDir()}, tc.args...)...)

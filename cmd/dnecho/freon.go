@@ -75,6 +75,12 @@ token when hdds.container.token.enabled is set, and sends Echo to the pipeline's
 gRPC, retrying on the other members on failure, like Ozone's Java client. A call's latency runs
 from the call to the DataNode's response, as freon's rpc-payload timer does.
 
+With --ratis the Echo goes through the pipeline's Raft group on the DataNodes' RATIS port instead,
+as freon's does: a write (logged, replicated to a majority, applied on every replica; the path
+behind hsync) or, with --read-only, a read the leader answers. Writes are refused unless SCM lists
+the container OPEN on its pipeline: a write to a container a replica lacks closes the pipeline on a
+real cluster (--unsafe-write overrides).
+
 When every call fails with UNAVAILABLE for --reresolve-after (DataNodes restarted on new ports, the
 pipeline replaced), dnecho asks SCM for the container's pipeline again and carries on there; the
 Java tool never does (--no-reresolve behaves like it).
@@ -111,13 +117,14 @@ func (f *dnEchoFlags) addFlags(cmd *cobra.Command) {
 	sf.add(echo.FieldSleepMs, "sleep-time-ms", "", "int", "0", "Let the DataNode to pause for a duration (in milliseconds) for each request")
 	sf.add(echo.FieldClients, "clients", "", "int", "1", fmt.Sprintf("Number of independent clients (gRPC connections, at most %d); task i uses client i mod clients", echo.MaxClients))
 	sf.addBool(echo.FieldReadOnly, "read-only", "Whether the echo is read-only (forced on without --ratis, as in freon)")
-	fl.BoolVar(&f.ratis, "ratis", false, "Write requests through Ratis (not supported yet)")
+	fl.BoolVar(&f.ratis, "ratis", false, "Send through the pipeline's Raft group (RATIS port): a write applied on every replica,\nor with --read-only a read the leader serves")
 	sf.names[echo.FieldTransport] = "--ratis"
 	sf.addCluster()
 	// dnecho's options.
 	sf.add(echo.FieldTarget, "target", "", "first|all|dn", echo.TargetFirst, "Which DataNode(s): first (Java client order, retry on the others), all (round-robin\nover every replica, no retry), or one DataNode's uuid or host")
 	sf.add(echo.FieldStream, "stream", "", "new|reuse", string(echo.StreamNew), "gRPC stream use: new (a stream per request, like Java) or reuse (long-lived streams)")
-	sf.addBool(echo.FieldNoRetry, "no-retry", "Do not retry a failed call on the other pipeline members")
+	sf.addBool(echo.FieldNoRetry, "no-retry", "Do not retry a failed call on the other pipeline members (with --ratis: no Raft retries)")
+	sf.addBool(echo.FieldUnsafeWrite, "unsafe-write", "With --ratis: write even when SCM does not list the container OPEN on its pipeline\n(a write a replica cannot apply closes the pipeline on a real cluster)")
 	sf.add(echo.FieldLookup, "lookup", "", "freon|single", string(echo.LookupFreon), "SCM lookup: freon (GetContainer + ListPipelines) or single (GetContainerWithPipeline)")
 	sf.add(echo.FieldToken, "token", "", "auto|none|token", echo.TokenAuto, "Container token: auto (from SCM when hdds.container.token.enabled), none, or an encoded token")
 	sf.add(echo.FieldTLSCA, "tls-ca", "", "files", "", "CA certificate PEM file(s) for TLS to the DataNodes (turns TLS on)")
@@ -218,7 +225,10 @@ func runDNEcho(sig *signals, s streams, f *dnEchoFlags) error {
 // cluster that could not be used (255, as freon dies before its report).
 func (f *dnEchoFlags) openFailed(err error) error {
 	var fe *echo.FieldError
+	var ue *echo.UnsafeWriteError
 	switch {
+	case errors.As(err, &ue):
+		return withCode(freonExitFailed, fmt.Errorf("%w (--unsafe-write)", err))
 	case errors.Is(err, echo.ErrInterrupted):
 		return withCode(exitInterrupted, err)
 	case errors.Is(err, echo.ErrNoCluster):

@@ -172,7 +172,7 @@ func TestFreonBadInput(t *testing.T) {
 		{[]string{"--payload-req", "32769"}, exitUsage, "32768 KB (32 MiB) message limit"},
 		{[]string{"--sleep-time-ms", "3000000000"}, exitUsage, `invalid argument "3000000000" for "--sleep-time-ms" flag: want a whole number of milliseconds from 0 to 2147483647`},
 		{[]string{"--sleep-time-ms", "-5"}, exitUsage, `invalid argument "-5" for "--sleep-time-ms"`},
-		{[]string{"--ratis"}, exitUsage, "--ratis: Echo through Apache Ratis is not supported yet"},
+		{[]string{"--ratis", "--stream", "reuse"}, exitUsage, `--stream "reuse": does not apply to the Ratis transport`},
 		{[]string{"--stream", "sideways"}, exitUsage, `invalid argument "sideways" for "--stream" flag: use new or reuse`},
 		{[]string{"--threads", "abc"}, exitUsage, "threads"},
 		{[]string{"--threads", "100000000"}, exitUsage, "invalid --threads 100000000: want 1 to 10000"},

@@ -53,7 +53,7 @@ func openFreonOutputs(specs []string, env map[string]string, sess *echo.Session,
 		return nil, err
 	}
 	o := &freonOutputs{
-		set: set, feed: echometrics.NewFeed(set, m, echometrics.FixedTags(nil, sess)),
+		set: set, feed: echometrics.NewFeed(set, m, echometrics.FixedTags(nil, sess), sess.Mode()),
 		vus: vus, threads: float64(threads), log: logw, stop: make(chan struct{}), done: make(chan struct{}),
 	}
 	go o.loop()

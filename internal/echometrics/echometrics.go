@@ -28,6 +28,7 @@ const (
 	TagPipeline  = "pipeline"  // pipeline id
 	TagResult    = "result"    // echo.Result.Label: SUCCESS, an Ozone result or a gRPC status
 	TagStream    = "stream"    // new or reuse
+	TagMode      = "mode"      // echo.Mode: grpc, ratis-read or ratis-write
 )
 
 // PerDataNode are the metrics whose end-of-test summary is worth breaking down by DataNode: with
@@ -90,7 +91,7 @@ func FixedTags(own map[string]string, s *echo.Session) *metrics.Tags {
 	}))
 }
 
-// CallTags adds one call's DataNode and result to base.
-func CallTags(base *metrics.Tags, r *echo.Result) *metrics.Tags {
-	return base.With(TagDataNode, r.DataNode.UUID).With(TagResult, r.Label)
+// CallTags adds one call's DataNode, result and mode to base.
+func CallTags(base *metrics.Tags, datanode, result string, mode echo.Mode) *metrics.Tags {
+	return base.With(TagDataNode, datanode).With(TagResult, result).With(TagMode, string(mode))
 }

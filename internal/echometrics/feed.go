@@ -16,6 +16,7 @@ type Feed struct {
 	out    metrics.Pusher
 	m      *Set
 	fixed  *metrics.Tags
+	mode   echo.Mode
 	shards [feedShards]feedShard
 }
 
@@ -34,9 +35,10 @@ type feedShard struct {
 
 type tagKey struct{ datanode, result string }
 
-// NewFeed returns a feed of m's samples, tagged with fixed plus each call's DataNode and result.
-func NewFeed(out metrics.Pusher, m *Set, fixed *metrics.Tags) *Feed {
-	f := &Feed{out: out, m: m, fixed: fixed}
+// NewFeed returns a feed of m's samples, tagged with fixed plus each call's DataNode and result
+// and the session's mode (one mode: the freon command sends one request).
+func NewFeed(out metrics.Pusher, m *Set, fixed *metrics.Tags, mode echo.Mode) *Feed {
+	f := &Feed{out: out, m: m, fixed: fixed, mode: mode}
 	for i := range f.shards {
 		f.shards[i].tags = map[tagKey]*metrics.Tags{}
 	}
@@ -53,7 +55,7 @@ func (f *Feed) Record(worker uint64, now time.Time, r *echo.Result) {
 		if len(s.tags) >= maxTagSets {
 			clear(s.tags)
 		}
-		tags = CallTags(f.fixed, r)
+		tags = CallTags(f.fixed, r.DataNode.UUID, r.Label, f.mode)
 		s.tags[k] = tags
 	}
 	if s.samples == nil {

@@ -53,9 +53,15 @@ func failure(req *dnpb.ContainerCommandRequestProto, result dnpb.Result, msg str
 // dispatch answers one parsed request. A non-nil error ends the stream with
 // that gRPC status instead of answering.
 func (d *DataNode) dispatch(ctx context.Context, req *dnpb.ContainerCommandRequestProto) (*dnpb.ContainerCommandResponseProto, error) {
+	return d.dispatchChecked(ctx, req, true)
+}
+
+// dispatchChecked is dispatch with the token check optional: the apply of a Ratis write skips
+// it (the leader checked the token before logging the write).
+func (d *DataNode) dispatchChecked(ctx context.Context, req *dnpb.ContainerCommandRequestProto, checkToken bool) (*dnpb.ContainerCommandResponseProto, error) {
 	// Step 1: the DN checks that every command carries a decodable token
 	// when token verification is on (spec §4.4); Echo needs nothing more.
-	if d.tokenVerification {
+	if checkToken && d.tokenVerification {
 		tok := req.GetEncodedToken()
 		if tok == "" {
 			return failure(req, dnpb.Result_BLOCK_TOKEN_VERIFICATION_FAILED, msgTokenMissing), nil

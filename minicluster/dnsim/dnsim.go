@@ -1,8 +1,10 @@
 package dnsim
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"strconv"
 	"sync"
@@ -11,7 +13,9 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/dnecho/dnecho/minicluster/raftsim"
 	"github.com/dnecho/dnecho/proto/hddspb"
+	"github.com/dnecho/dnecho/proto/ratispb"
 )
 
 // MaxMessageSize is the DataNode's inbound gRPC message limit, 32 MiB
@@ -52,9 +56,25 @@ type Options struct {
 	// MaxResponsePayload caps payloadSizeResp; larger requests end the stream
 	// with RESOURCE_EXHAUSTED. Default DefaultMaxResponsePayload.
 	MaxResponsePayload int
-	// Faults are the initial injected faults.
+	// Faults are the initial injected faults. On the Ratis port only their latency and jitter
+	// apply (to each query and apply).
 	Faults Faults
+	// HandlerCount is hdds.datanode.handler.count: how many Echo handlers of the Ratis path run
+	// at once on this DataNode (queries on the leader, applies on every replica); others queue.
+	// Default DefaultHandlerCount. (Upstream's key sizes the DataNode's Hadoop RPC server; the
+	// emulator puts the limit on the Ratis path to reproduce the queueing HDDS-11224 reported,
+	// see docs/ozone-ratis.md#handler-threads-hdds-11224.)
+	HandlerCount int
+	// ContainerStates are the states of containers this DataNode holds that are not OPEN: a
+	// Ratis write to one that is not OPEN or RECOVERING is rejected by the leader.
+	ContainerStates map[int64]hddspb.LifeCycleState
+	// NoRatis serves no RATIS port and publishes none, like a DataNode SCM lists without its
+	// Ratis ports.
+	NoRatis bool
 }
+
+// DefaultHandlerCount is hdds.datanode.handler.count's default since HDDS-11224 (it was 1).
+const DefaultHandlerCount = 10
 
 // Stats are cumulative counters, for tests.
 type Stats struct {
@@ -64,11 +84,17 @@ type Stats struct {
 	Failures  uint64 // non-SUCCESS responses sent (injected ones included)
 	Injected  uint64 // calls answered by an injected error
 	Stalled   int64  // calls held by a stall right now
+	// RatisQueries and RatisApplies count the Echoes run for the Ratis path.
+	RatisQueries, RatisApplies uint64
+	// HandlersPeak is the most Ratis-path Echoes that ran at once; QueuedPeak the most that
+	// waited for a handler at once.
+	HandlersPeak, QueuedPeak int64
 }
 
 type counters struct {
 	streams, calls, successes, failures, injected atomic.Uint64
 	stalled                                       atomic.Int64
+	handlers                                      handlerStats
 }
 
 // DataNode is one emulated DataNode. Its methods are safe for concurrent use.
@@ -81,14 +107,19 @@ type DataNode struct {
 	tokenVerification  bool
 	maxResponsePayload int
 	tls                *tlsMaterial
+	states             map[int64]hddspb.LifeCycleState
+	handlers           chan struct{}
+	ratis              *raftsim.Service // nil with NoRatis
 
 	faults atomic.Pointer[faultState]
 	stats  counters
 
-	mu      sync.Mutex // guards the fields below
-	addr    *net.TCPAddr
-	srv     *grpc.Server
-	serving sync.WaitGroup
+	mu        sync.Mutex // guards the fields below
+	addr      *net.TCPAddr
+	ratisAddr *net.TCPAddr
+	srv       *grpc.Server
+	ratisSrv  *grpc.Server
+	serving   sync.WaitGroup
 }
 
 // New validates opts and builds a stopped DataNode.
@@ -99,6 +130,7 @@ func New(opts Options) (*DataNode, error) {
 		missing:            make(map[int64]bool, len(opts.Missing)),
 		tokenVerification:  opts.TokenVerification,
 		maxResponsePayload: opts.MaxResponsePayload,
+		states:             maps.Clone(opts.ContainerStates),
 	}
 	if opts.UUID == "" {
 		d.uuid = hddspb.NewRandomUUID()
@@ -124,6 +156,13 @@ func New(opts Options) (*DataNode, error) {
 			return nil, fmt.Errorf("dnsim: option Containers: replica index %d of container %d must be >= 0", idx, id)
 		}
 		d.containers[id] = idx
+	}
+	if opts.HandlerCount < 0 {
+		return nil, fmt.Errorf("dnsim: option HandlerCount %d must be >= 1 (0 for the default %d)", opts.HandlerCount, DefaultHandlerCount)
+	}
+	d.handlers = make(chan struct{}, cmp.Or(opts.HandlerCount, DefaultHandlerCount))
+	if !opts.NoRatis {
+		d.ratis = raftsim.NewService(d.uuidText)
 	}
 	for _, id := range opts.Missing {
 		d.missing[id] = true
@@ -162,6 +201,11 @@ func (d *DataNode) Stats() Stats {
 		Failures:  d.stats.failures.Load(),
 		Injected:  d.stats.injected.Load(),
 		Stalled:   d.stats.stalled.Load(),
+
+		RatisQueries: d.stats.handlers.queries.Load(),
+		RatisApplies: d.stats.handlers.applies.Load(),
+		HandlersPeak: d.stats.handlers.busyPeak.Load(),
+		QueuedPeak:   d.stats.handlers.queuedPeak.Load(),
 	}
 }
 
@@ -186,8 +230,10 @@ func (d *DataNode) Start(addr string) error {
 	if d.srv != nil {
 		return errors.New("dnsim: already started")
 	}
-	return d.listenLocked(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: int(p)})
+	return d.listenLocked(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: int(p)}, loopback())
 }
+
+func loopback() *net.TCPAddr { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)} }
 
 // Restart stops the DataNode if it runs and serves again on the same port.
 func (d *DataNode) Restart() error {
@@ -200,7 +246,7 @@ func (d *DataNode) Restart() error {
 	if d.srv != nil {
 		return errors.New("dnsim: started concurrently with restart")
 	}
-	return d.listenLocked(d.addr)
+	return d.listenLocked(d.addr, d.ratisAddr)
 }
 
 // Move stops the DataNode and serves again on a new free port, as a DataNode restarted with
@@ -212,23 +258,42 @@ func (d *DataNode) Move() error {
 	if d.srv != nil {
 		return errors.New("dnsim: started concurrently with move")
 	}
-	return d.listenLocked(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	return d.listenLocked(loopback(), loopback())
 }
 
-func (d *DataNode) listenLocked(addr *net.TCPAddr) error {
+// listenLocked serves the Xceiver port on addr and, unless NoRatis, the RATIS port on ratisAddr
+// (a nil ratisAddr picks a free port).
+func (d *DataNode) listenLocked(addr, ratisAddr *net.TCPAddr) error {
 	lis, err := net.ListenTCP("tcp4", addr)
 	if err != nil {
 		return fmt.Errorf("dnsim: listen %s: %w", addr, err)
 	}
+	var rlis *net.TCPListener
+	if d.ratis != nil {
+		if ratisAddr == nil {
+			ratisAddr = loopback()
+		}
+		if rlis, err = net.ListenTCP("tcp4", ratisAddr); err != nil {
+			lis.Close()
+			return fmt.Errorf("dnsim: listen %s (RATIS): %w", ratisAddr, err)
+		}
+		d.ratisAddr = rlis.Addr().(*net.TCPAddr)
+		d.ratisSrv = d.newRatisServer()
+		d.serve(d.ratisSrv, rlis)
+	}
 	d.addr = lis.Addr().(*net.TCPAddr)
 	d.srv = d.newServer()
-	srv := d.srv
+	d.serve(d.srv, lis)
+	return nil
+}
+
+// serve runs srv on lis until Stop.
+func (d *DataNode) serve(srv *grpc.Server, lis net.Listener) {
 	d.serving.Add(1)
 	go func() {
 		defer d.serving.Done()
 		_ = srv.Serve(lis) // returns when Stop closes the listener
 	}()
-	return nil
 }
 
 // Stop closes the listener and every connection, cancels calls in progress
@@ -236,13 +301,16 @@ func (d *DataNode) listenLocked(addr *net.TCPAddr) error {
 // stopped DataNode does nothing.
 func (d *DataNode) Stop() {
 	d.mu.Lock()
-	srv := d.srv
-	d.srv = nil
+	srv, rsrv := d.srv, d.ratisSrv
+	d.srv, d.ratisSrv = nil, nil
 	d.mu.Unlock()
 	if srv == nil {
 		return
 	}
 	srv.Stop()
+	if rsrv != nil {
+		rsrv.Stop()
+	}
 	d.serving.Wait()
 }
 
@@ -267,19 +335,18 @@ func (d *DataNode) Port() int {
 }
 
 // Details describes this DataNode as SCM would list it in a pipeline
-// (spec ozone-scm.md §12.5): uuid, uuid128 and id, IP 127.0.0.1, the
-// STANDALONE port, network name and location, IN_SERVICE. Call it after
-// Start: before that the STANDALONE port is 0, which clients read as 9859.
+// (docs/ozone-scm.md#container-and-pipeline-messages): uuid, uuid128 and id, IP 127.0.0.1, the
+// STANDALONE port, the Ratis ports (RATIS, and RATIS_ADMIN and RATIS_SERVER
+// on the same port, as DataNodes that predate separate Ratis ports publish
+// them; none with NoRatis), network name and location, IN_SERVICE. Call it
+// after Start: before that the ports are 0, which clients read as defaults.
 func (d *DataNode) Details() *hddspb.DatanodeDetailsProto {
 	id := hddspb.UUIDFromBytes(d.uuid)
 	return &hddspb.DatanodeDetailsProto{
 		Uuid:      proto.String(d.uuidText),
 		IpAddress: proto.String("127.0.0.1"),
 		HostName:  proto.String(d.hostName),
-		Ports: []*hddspb.Port{
-			// Ozone: DatanodeDetails.Port.Name.STANDALONE (spec ozone-scm.md §12.6)
-			{Name: proto.String("STANDALONE"), Value: proto.Uint32(uint32(d.Port()))},
-		},
+		Ports:     d.ports(),
 		// A real DataNode's network name is its UUID text.
 		NetworkName:      proto.String(d.uuidText),
 		NetworkLocation:  proto.String("/default-rack"),
@@ -287,4 +354,26 @@ func (d *DataNode) Details() *hddspb.DatanodeDetailsProto {
 		Uuid128:          id,
 		Id:               &hddspb.DatanodeIDProto{Uuid: proto.Clone(id).(*hddspb.UUID)},
 	}
+}
+
+// ports are the ports Details publishes (Ozone: DatanodeDetails.Port.Name).
+func (d *DataNode) ports() []*hddspb.Port {
+	ports := []*hddspb.Port{{Name: proto.String("STANDALONE"), Value: proto.Uint32(uint32(d.Port()))}}
+	if d.ratis != nil {
+		rp := uint32(d.RatisPort())
+		for _, name := range []string{ratispb.PortRatis, ratispb.PortRatisAdmin, ratispb.PortRatisServer} {
+			ports = append(ports, &hddspb.Port{Name: proto.String(name), Value: proto.Uint32(rp)})
+		}
+	}
+	return ports
+}
+
+// RatisPort returns the RATIS port, or 0 before the first Start or with NoRatis.
+func (d *DataNode) RatisPort() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.ratisAddr == nil {
+		return 0
+	}
+	return d.ratisAddr.Port
 }

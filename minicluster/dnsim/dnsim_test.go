@@ -68,8 +68,17 @@ func TestDetails(t *testing.T) {
 	if u := det.GetId().GetUuid(); u.GetMostSigBits() != 4550048359981334995 || u.GetLeastSigBits() != -7346493568243191039 {
 		t.Fatalf("id %v", u)
 	}
-	if len(det.Ports) != 1 || det.Ports[0].GetName() != "STANDALONE" || int(det.Ports[0].GetValue()) != d.Port() {
+	if len(det.Ports) != 4 || det.Ports[0].GetName() != "STANDALONE" || int(det.Ports[0].GetValue()) != d.Port() {
 		t.Fatalf("ports %v", det.Ports)
+	}
+	for i, name := range []string{"RATIS", "RATIS_ADMIN", "RATIS_SERVER"} {
+		if p := det.Ports[i+1]; p.GetName() != name || int(p.GetValue()) != d.RatisPort() || d.RatisPort() == 0 || d.RatisPort() == d.Port() {
+			t.Fatalf("ports %v", det.Ports)
+		}
+	}
+	noRatis := startDN(t, Options{NoRatis: true})
+	if ports := noRatis.Details().Ports; len(ports) != 1 || noRatis.RatisPort() != 0 {
+		t.Fatalf("NoRatis publishes %v", ports)
 	}
 	if det.GetNetworkLocation() != "/default-rack" || det.GetNetworkName() != testUUID ||
 		det.GetPersistedOpState() != hddspb.NodeOperationalState_IN_SERVICE {

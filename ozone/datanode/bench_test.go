@@ -70,7 +70,7 @@ func BenchmarkRawGRPC(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer cc.Close()
-			req := newEchoRequest(Request{ContainerID: 1, ReadOnly: true}, dns[0].UUID())
+			req := NewEchoRequest(Request{ContainerID: 1, ReadOnly: true}, dns[0].UUID())
 			ctx := context.Background()
 			if mode == StreamReused {
 				sctx, cancel := context.WithCancel(ctx)

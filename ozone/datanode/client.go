@@ -23,7 +23,7 @@ import (
 // channels and TCP connections, like a Java client object.
 type Client struct {
 	opts    Options
-	members []*member // Java order (orderMembers)
+	members []*member // Java order (OrderMembers)
 	one     int       // member index for a single-DataNode Target
 	rr      atomic.Uint64
 	slots   chan struct{} // MaxOutstanding semaphore; nil when unlimited
@@ -48,13 +48,13 @@ func New(pipeline *hddspb.Pipeline, opts Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	ordered := orderMembers(pipeline.GetMembers())
+	ordered := OrderMembers(pipeline.GetMembers())
 	if len(ordered) == 0 {
 		return nil, errors.New("datanode: pipeline has no members")
 	}
 	creds := insecure.NewCredentials()
 	if opts.TLS != nil {
-		if creds, err = tlsCredentials(opts.TLS); err != nil {
+		if creds, err = TransportCredentials(opts.TLS); err != nil {
 			return nil, err
 		}
 	}

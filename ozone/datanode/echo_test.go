@@ -28,7 +28,7 @@ func TestEchoSizes(t *testing.T) {
 	// Largest payloads whose messages still fit the 32 MiB limit.
 	const limit = DefaultMaxMessageSize
 	maxResp := limit - (responseSize(limit) - limit)
-	reqOverhead := proto.Size(newEchoRequest(Request{ContainerID: 1, Payload: make([]byte, limit)}, testUUID)) - limit
+	reqOverhead := proto.Size(NewEchoRequest(Request{ContainerID: 1, Payload: make([]byte, limit)}, testUUID)) - limit
 	maxReq := limit - reqOverhead
 
 	tests := []struct {
@@ -192,7 +192,7 @@ func TestRetry(t *testing.T) {
 				if (err == nil) != (tt.result == dnpb.Result_SUCCESS) || status.Code(err) != tt.code && tt.code != codes.OK {
 					t.Fatalf("err %v", err)
 				}
-				if want := tt.attempts * proto.Size(newEchoRequest(Request{ContainerID: 1, ReadOnly: true}, dns[0].UUID())); res.BytesSent != want {
+				if want := tt.attempts * proto.Size(NewEchoRequest(Request{ContainerID: 1, ReadOnly: true}, dns[0].UUID())); res.BytesSent != want {
 					t.Errorf("BytesSent %d, want %d", res.BytesSent, want)
 				}
 			})

@@ -20,11 +20,11 @@ type DataNode struct {
 // (Ozone: DatanodeDetails.Port.Name.STANDALONE; spec ozone-scm.md §12.6).
 const standalonePort = "STANDALONE"
 
-// orderMembers returns the members in the Java client's order (spec
+// OrderMembers returns the members in the Java client's order (spec
 // ozone-echo.md §3.3): member order, since SCM's ListPipelines never sends
 // memberOrders, with nodes that are not IN_SERVICE moved to the end, stably.
 // An absent persistedOpState counts as IN_SERVICE.
-func orderMembers(members []*hddspb.DatanodeDetailsProto) []*hddspb.DatanodeDetailsProto {
+func OrderMembers(members []*hddspb.DatanodeDetailsProto) []*hddspb.DatanodeDetailsProto {
 	out := make([]*hddspb.DatanodeDetailsProto, 0, len(members))
 	var later []*hddspb.DatanodeDetailsProto
 	for _, m := range members {

@@ -53,7 +53,7 @@ func (c *Client) Prepare(r Request) (*Prepared, error) {
 			p.reqs[i] = p.reqs[0]
 			continue
 		}
-		msg := newEchoRequest(r, uuid)
+		msg := NewEchoRequest(r, uuid)
 		if size := proto.Size(msg); size > c.opts.MaxMessageSize {
 			return nil, fmt.Errorf("datanode: echo request of %d bytes exceeds MaxMessageSize %d", size, c.opts.MaxMessageSize)
 		}
@@ -66,11 +66,11 @@ func (c *Client) Prepare(r Request) (*Prepared, error) {
 	return p, nil
 }
 
-// newEchoRequest builds the request exactly as the Java client sends it
-// (spec §3.1, test vectors V1 and V4): traceID "" and every echo field set
+// NewEchoRequest builds the Echo request exactly as the Java client sends it
+// (docs/ozone-echo.md#building-the-request, vectors V1 and V4): traceID "" and every echo field set
 // explicitly so that proto2 puts them on the wire, version 3, encodedToken
-// only when non-empty.
-func newEchoRequest(r Request, datanodeUUID string) *dnpb.ContainerCommandRequestProto {
+// only when non-empty. The Ratis path wraps the same message.
+func NewEchoRequest(r Request, datanodeUUID string) *dnpb.ContainerCommandRequestProto {
 	payload := r.Payload
 	if payload == nil {
 		payload = []byte{} // present and empty: "0a 00"

@@ -9,10 +9,10 @@ import (
 	"google.golang.org/grpc/credentials"
 )
 
-// tlsCredentials trusts the given CAs and nothing else, and presents no
-// client certificate (spec §5 rule 1). The server name checked is the dial
+// TransportCredentials trusts the given CAs and nothing else, and presents no
+// client certificate (docs/ozone-echo.md#tls). The server name checked is the dial
 // authority: the member's IP (an IP SAN) or "localhost" with TestCert.
-func tlsCredentials(o *TLSOptions) (credentials.TransportCredentials, error) {
+func TransportCredentials(o *TLSOptions) (credentials.TransportCredentials, error) {
 	pool := x509.NewCertPool()
 	for _, f := range o.CAFiles {
 		pem, err := os.ReadFile(f)

@@ -82,7 +82,7 @@ func FuzzCheckReply(f *testing.F) {
 
 // The codec adds no allocation to a successful call, and parses a failed one for its message.
 func TestCodec(t *testing.T) {
-	e, err := encode(newEchoRequest(Request{ContainerID: 1, ReadOnly: true}, testUUID))
+	e, err := encode(NewEchoRequest(Request{ContainerID: 1, ReadOnly: true}, testUUID))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ type Call struct {
 // encoded is the Call's request for one generation of the session.
 type encoded struct {
 	gen *generation
-	per []atomic.Pointer[datanode.Prepared] // by client index
+	per []atomic.Pointer[prepared] // by client index
 }
 
 // Echo sends the Call's request once through the client worker uses (worker mod Clients): freon
@@ -38,17 +38,28 @@ func (c *Call) Echo(ctx context.Context, worker uint64) Result {
 	if err != nil {
 		return failed(ctx, err)
 	}
-	res, err := cl.Echo(ctx, p)
+	res, err := cl.echo(ctx, p)
 	r := newResult(ctx, res, err)
 	c.s.health.observe(c.s, &r)
 	return r
 }
 
+// Mode says what the Call measures: gRPC, a Ratis read or a Ratis write.
+func (c *Call) Mode() Mode {
+	switch {
+	case c.s.spec.Transport != TransportRatis:
+		return ModeGRPC
+	case c.req.ReadOnly:
+		return ModeRatisRead
+	}
+	return ModeRatisWrite
+}
+
 // prepared returns the request encoded for client i of generation g.
-func (c *Call) prepared(g *generation, i int, cl *datanode.Client) (*datanode.Prepared, error) {
+func (c *Call) prepared(g *generation, i int, cl *conn) (*prepared, error) {
 	e := c.enc.Load()
 	if e == nil || e.gen != g {
-		fresh := &encoded{gen: g, per: make([]atomic.Pointer[datanode.Prepared], len(g.pool.slots))}
+		fresh := &encoded{gen: g, per: make([]atomic.Pointer[prepared], len(g.pool.slots))}
 		if !c.enc.CompareAndSwap(e, fresh) {
 			e = c.enc.Load() // another worker got there first (or the generation moved again)
 			if e.gen != g {
@@ -69,8 +80,8 @@ func (c *Call) prepared(g *generation, i int, cl *datanode.Client) (*datanode.Pr
 	return e.per[i].Load(), nil
 }
 
-func (c *Call) encode(g *generation, cl *datanode.Client) (*datanode.Prepared, error) {
+func (c *Call) encode(g *generation, cl *conn) (*prepared, error) {
 	r := c.req
 	r.Token = g.target.Token
-	return cl.Prepare(r)
+	return cl.prepare(r)
 }

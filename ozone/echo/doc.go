@@ -9,9 +9,15 @@
 //	Spec (Set parses each option's string form; Validate names the Field that is wrong)
 //	  → Open: lookup (config → SCM GetContainer + ListPipelines, or GetContainerWithPipeline;
 //	          GetContainerToken when the configuration enables container tokens)
-//	  → Session: a pool of datanode clients (freon's --clients, made on first use) and the
-//	             Spec's Request encoded once per client (a Call)
-//	  → Session.Echo / Call.Echo(ctx, worker) → datanode.Client.Echo → Result
+//	  → Session: a pool of clients (freon's --clients, made on first use): gRPC clients
+//	             (ozone/datanode), or Raft clients (ozone/ratis) with Transport ratis; and
+//	             the Spec's Request encoded once per client (a Call)
+//	  → Session.Echo / Call.Echo(ctx, worker) → datanode.Client.Echo or ratis.Client.Echo
+//	             → Result
+//
+// Over Ratis a read-only Request is a Raft read the leader answers, any other a Raft write that
+// is logged, replicated and applied on every replica (Call.Mode says which). Writes are refused
+// unless SCM lists the container OPEN on its pipeline (UnsafeWriteError; Spec.UnsafeWrite).
 //
 // # The measurement
 //

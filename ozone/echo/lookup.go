@@ -12,6 +12,7 @@ import (
 	"github.com/dnecho/dnecho/ozone/scm"
 	"github.com/dnecho/dnecho/ozone/token"
 	"github.com/dnecho/dnecho/proto/hddspb"
+	"github.com/dnecho/dnecho/proto/ratispb"
 )
 
 // Target is what a lookup found: the container, its pipeline and the token to send.
@@ -31,26 +32,36 @@ type Target struct {
 	CAPEM []byte
 	// User is who the SCM calls ran as: the Kerberos principal, or the SIMPLE user ("" for the default).
 	User string
+	// Transport is the Spec's: Describe shows the port it uses.
+	Transport Transport
 }
 
 // PipelineID is the pipeline's id as text (a UUID).
 func (t *Target) PipelineID() string { return hddspb.PipelineIDText(t.Pipeline.GetId()) }
 
-// Describe is a one-line description of the target for logs and headers.
+// Describe is a one-line description of the target for logs and headers: the members with the
+// port the transport uses, and over Ratis the leader SCM lists.
 func (t *Target) Describe() string {
+	port, leader := "STANDALONE", ""
+	if t.Transport == TransportRatis {
+		port = ratispb.PortRatis
+		if id := t.Pipeline.GetLeaderID(); id != "" {
+			leader = ", leader " + id
+		}
+	}
 	var members []string
 	for _, m := range t.Pipeline.GetMembers() {
 		addr := m.GetIpAddress()
 		for _, p := range m.GetPorts() {
-			if strings.EqualFold(p.GetName(), "STANDALONE") && p.GetValue() != 0 {
+			if strings.EqualFold(p.GetName(), port) && p.GetValue() != 0 {
 				addr = fmt.Sprintf("%s:%d", addr, p.GetValue())
 			}
 		}
 		members = append(members, addr)
 	}
-	return fmt.Sprintf("container %d (%s), pipeline %s, %d DataNode(s) [%s], SCM %s",
+	return fmt.Sprintf("container %d (%s), pipeline %s, %d DataNode(s) [%s]%s, SCM %s",
 		t.Container.GetContainerID(), t.Container.GetState(), t.PipelineID(), len(members),
-		strings.Join(members, ", "), strings.Join(t.SCMAddrs, ","))
+		strings.Join(members, ", "), leader, strings.Join(t.SCMAddrs, ","))
 }
 
 // loadConfig reads the configuration the cluster points at; an empty configuration (all
@@ -117,7 +128,7 @@ func lookup(ctx context.Context, s Spec, obs Observer) (*Target, error) {
 	if err != nil {
 		return nil, explain(ctx, err, addrs, s.LookupTimeout)
 	}
-	t.ConfDir = dir
+	t.ConfDir, t.Transport = dir, s.Transport
 	if settings.GRPCTLS && len(s.TLSCA) == 0 {
 		if t.CAPEM, err = caFromOM(ctx, cfg, settings, auth); err != nil {
 			return nil, err

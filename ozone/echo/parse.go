@@ -45,10 +45,9 @@ func (s *Spec) Set(f Field, v string) error {
 		}
 		return checkToken(s.Token)
 	case FieldTransport:
-		if err := setEnum(&s.Transport, f, v, TransportGRPC, TransportRatis); err != nil {
-			return err
-		}
-		return checkTransport(s.Transport)
+		return setEnum(&s.Transport, f, v, TransportGRPC, TransportRatis)
+	case FieldUnsafeWrite:
+		return setBool(&s.UnsafeWrite, f, v)
 	case FieldTarget:
 		if err := setString(&s.Target, f, v); err != nil {
 			return fieldErr(f, strconv.Quote(v), "is empty; use %q, %q, or a DataNode's uuid, host or address", TargetFirst, TargetAll)

@@ -87,6 +87,13 @@ func (s *Session) reresolve(failing time.Duration) {
 			"SCM still lists container %d on the same DataNodes and ports; carrying on", s.spec.ContainerID)})
 		return
 	}
+	if s.writes.Load() && !s.spec.UnsafeWrite {
+		if err := checkWrite(t); err != nil {
+			s.obs.emit(Event{Kind: EventReresolveFailed, Message: fmt.Sprintf(
+				"container %d moved, but carrying on with the old pipeline: %v", s.spec.ContainerID, err)})
+			return
+		}
+	}
 	p, err := newGenerationPool(s.spec, t)
 	if err != nil {
 		s.obs.emit(Event{Kind: EventReresolveFailed, Message: fmt.Sprintf(
@@ -104,7 +111,7 @@ func (s *Session) reresolve(failing time.Duration) {
 	s.health.moved.Add(1)
 	// Calls in flight on the old clients end within one deadline; then their connections go.
 	r := &retiredGen{gen: old}
-	r.timer = time.AfterFunc(old.pool.opts.Timeout+time.Second, old.pool.close)
+	r.timer = time.AfterFunc(old.pool.timeout()+time.Second, old.pool.close)
 	s.retired = append(s.retired, r)
 	s.obs.emit(Event{Kind: EventReresolved, Message: "calls now go to " + t.Describe()})
 }

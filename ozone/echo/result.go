@@ -9,6 +9,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/dnecho/dnecho/ozone/datanode"
+	"github.com/dnecho/dnecho/ozone/ratis"
 	"github.com/dnecho/dnecho/proto/dnpb"
 )
 
@@ -27,13 +28,14 @@ type Result struct {
 	Latency time.Duration
 	// Label names the outcome: LabelSuccess, the Ozone result of a failed answer
 	// ("CONTAINER_NOT_FOUND"), the canonical gRPC status of a failed attempt ("UNAVAILABLE"),
-	// or LabelNoReply.
+	// the simple class name of a Raft exception ("ContainerNotOpenException", "NotLeaderException"
+	// when the retries ran out), or LabelNoReply.
 	Label string
 	// Message is the DataNode's or gRPC's message of a failure, or the error's text when no
 	// DataNode was reached; "" on success.
 	Message string
-	// Err is nil on success; otherwise an *datanode.EchoError, a gRPC status error, or another
-	// error that kept the call from being made.
+	// Err is nil on success; otherwise an *datanode.EchoError, a gRPC status error, over Ratis
+	// a *ratis.Error or *ratis.StreamError, or another error that kept the call from being made.
 	Err error
 	// DataNode is the member the last attempt went to.
 	DataNode datanode.DataNode
@@ -87,10 +89,22 @@ func label(res datanode.Result, err error) string {
 		return res.Result.String()
 	case errors.Is(err, datanode.ErrNoReply):
 		return LabelNoReply
+	case raftLabel(err) != "":
+		return raftLabel(err)
 	case errors.Is(err, datanode.ErrClosed), errors.Is(err, context.Canceled):
 		return datanode.CodeName(codes.Canceled)
 	case errors.Is(err, context.DeadlineExceeded):
 		return datanode.CodeName(codes.DeadlineExceeded)
 	}
 	return datanode.CodeName(status.Code(err))
+}
+
+// raftLabel is the label of a Raft exception in err's chain, "" when there is none. It is a
+// function of its own so that the success path of label allocates nothing.
+func raftLabel(err error) string {
+	var e *ratis.Error
+	if errors.As(err, &e) {
+		return e.Label()
+	}
+	return ""
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/ozone/datanode"
+	"github.com/dnecho/dnecho/ozone/ratis"
 )
 
 // Session is an open echo workload: the container's pipeline found, the token fetched, a pool of
@@ -26,6 +27,7 @@ type Session struct {
 	def  *Call
 
 	health health
+	writes atomic.Bool // a Ratis write was prepared: a new pipeline must pass checkWrite too
 
 	ctx    context.Context // parent of re-resolution lookups; cancelled by Close
 	cancel context.CancelFunc
@@ -81,7 +83,11 @@ func newGenerationPool(spec Spec, t *Target) (*pool, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := newPool(t, o, spec.Clients)
+	var ro *ratis.Options
+	if spec.Transport == TransportRatis {
+		ro = ratisOptions(spec, t, o)
+	}
+	p, err := newPool(t, o, ro, spec.Clients)
 	var te *datanode.TargetError
 	if errors.As(err, &te) {
 		return nil, &FieldError{Field: FieldTarget, Value: spec.Target, Reason: te.Reason}
@@ -117,11 +123,37 @@ func datanodeOptions(spec Spec, t *Target) (datanode.Options, error) {
 	return o, nil
 }
 
+// ratisOptions are the Raft client options the Spec and the configuration imply: Ozone 2.2.0's
+// retry policy (none with NoRetry), the Deadline as request timeout, host names, and the same
+// TLS as the gRPC path without its test-cert override (docs/ozone-ratis.md#tls).
+func ratisOptions(spec Spec, t *Target, o datanode.Options) *ratis.Options {
+	ro := &ratis.Options{UseHostname: o.UseHostname, RequestTimeout: spec.Deadline}
+	if spec.NoRetry {
+		ro.Retry = &ratis.RetryPolicy{NoRetry: true}
+	}
+	if o.TLS != nil {
+		tls := *o.TLS
+		tls.TestCert = false
+		ro.TLS = &tls
+	}
+	if ro.RequestTimeout == 0 {
+		ro.RequestTimeout = ratis.DefaultRequestTimeout
+	}
+	return ro
+}
+
 // Prepare validates r and encodes it for the session; equal requests share one Call. Over gRPC
-// the request is always read-only, as freon sends it.
+// the request is always read-only, as freon sends it. Over Ratis a write is refused unless SCM
+// lists the container OPEN on its pipeline (or Spec.UnsafeWrite): an *UnsafeWriteError.
 func (s *Session) Prepare(r Request) (*Call, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
+	}
+	if s.spec.Transport == TransportRatis && !r.ReadOnly && !s.spec.UnsafeWrite {
+		if err := checkWrite(s.gen.Load().target); err != nil {
+			return nil, err
+		}
+		s.writes.Store(true)
 	}
 	k := callKey{
 		payloadReq: r.PayloadReq,
@@ -183,19 +215,23 @@ func (s *Session) payloadLocked(n int64) []byte {
 // Echo sends the Spec's request once through the client worker uses (see Call.Echo).
 func (s *Session) Echo(ctx context.Context, worker uint64) Result { return s.def.Echo(ctx, worker) }
 
+// Mode is how the Spec's request travels (echo.Call.Mode of Session.Echo).
+func (s *Session) Mode() Mode { return s.def.Mode() }
+
 // Spec returns the session's Spec, with its defaults filled in.
 func (s *Session) Spec() Spec { return s.spec.clone() }
 
 // Target returns what the latest lookup found.
 func (s *Session) Target() *Target { return s.gen.Load().target }
 
-// Members returns the DataNodes of the current pipeline in the order calls try them.
+// Members returns the DataNodes of the current pipeline in the order calls try them (over
+// Ratis, the one the first client takes for the leader first).
 func (s *Session) Members() []datanode.DataNode {
 	cl, err := s.gen.Load().pool.client(0)
 	if err != nil {
 		return nil
 	}
-	return cl.Members()
+	return cl.members()
 }
 
 // Reresolutions counts the times the session moved to another pipeline or other addresses.

@@ -73,13 +73,25 @@ const (
 // Transport is how an Echo reaches the DataNode.
 type Transport string
 
-// Transports. Only gRPC is implemented; Ratis (freon --ratis) is planned.
+// Transports (docs/ozone-ratis.md#read-versus-write compares them).
 const (
-	// TransportGRPC sends Echo to the DataNode's Xceiver gRPC port (freon without --ratis).
-	// "" means this.
+	// TransportGRPC sends Echo to the DataNode's Xceiver gRPC port (freon without --ratis),
+	// always read-only. "" means this.
 	TransportGRPC Transport = "grpc"
-	// TransportRatis would send Echo through the pipeline's Raft group (freon --ratis).
+	// TransportRatis sends Echo through the pipeline's Raft group (freon --ratis): a Raft read
+	// served by the leader when Request.ReadOnly, else a Raft write logged, replicated and
+	// applied on every replica.
 	TransportRatis Transport = "ratis"
+)
+
+// Mode is what one Echo measures: the transport, and for Ratis whether it is a read or a write.
+type Mode string
+
+// Modes, the values of the metrics' mode tag.
+const (
+	ModeGRPC       Mode = "grpc"
+	ModeRatisRead  Mode = "ratis-read"
+	ModeRatisWrite Mode = "ratis-write"
 )
 
 // Cluster says where the cluster is: SCM addresses, or a configuration directory, or both.
@@ -118,7 +130,7 @@ type Request struct {
 	// SleepMs makes the DataNode wait before answering.
 	SleepMs int32
 	// ReadOnly marks the Echo read-only. Over gRPC the session always sends true, as freon
-	// forces it without --ratis.
+	// forces it without --ratis; over Ratis it makes the Echo a Raft read instead of a write.
 	ReadOnly bool
 }
 
@@ -134,18 +146,24 @@ type Spec struct {
 	LookupTimeout time.Duration
 	// Token is TokenAuto (default), TokenNone or an encoded container token to send as is.
 	Token string
-	// Transport is TransportGRPC (default).
+	// Transport is TransportGRPC (default) or TransportRatis.
 	Transport Transport
-	// Target is TargetFirst (default), TargetAll, or one DataNode's uuid, host or address.
+	// UnsafeWrite lets Ratis writes go to a container SCM does not list as OPEN on its pipeline
+	// (see checkWrite: on a real cluster such a write can close the pipeline).
+	UnsafeWrite bool
+	// Target is TargetFirst (default), TargetAll, or one DataNode's uuid, host or address. Over
+	// Ratis only TargetFirst: calls go to the leader.
 	Target string
-	// Stream is StreamNew (default) or StreamReuse.
+	// Stream is StreamNew (default) or StreamReuse. Over Ratis only the default: one ordered
+	// stream per client carries every call.
 	Stream Stream
 	// NoRetry stops a call after its first failed attempt instead of trying the other members.
 	NoRetry bool
 	// Clients is the number of independent clients (connections); worker i uses client
 	// i mod Clients. DefaultClients when zero, at most MaxClients.
 	Clients int
-	// Deadline is the deadline of one attempt; zero means ozone.client.read.timeout (30 s).
+	// Deadline is the deadline of one attempt; zero means ozone.client.read.timeout (30 s) over
+	// gRPC, hdds.ratis.raft.client.rpc.request.timeout (60 s) over Ratis.
 	Deadline time.Duration
 	// TLSCA are CA certificate PEM files for TLS to the DataNodes; they turn TLS on.
 	TLSCA []string

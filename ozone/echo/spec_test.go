@@ -41,8 +41,10 @@ func TestSetAndValidate(t *testing.T) {
 		{FieldStream, "shared", "use new or reuse"},
 		{FieldToken, "none", ""},
 		{FieldToken, "!!", "does not decode"},
-		{FieldTransport, "ratis", "not supported yet"},
 		{FieldTransport, "carrier-pigeon", "use grpc or ratis"},
+		{FieldTransport, "ratis", ""},
+		{FieldUnsafeWrite, "true", ""},
+		{FieldUnsafeWrite, "sure", "want true or false"},
 		{FieldOverrides, "ozone.client.read.timeout=5s", ""},
 		{FieldOverrides, "=v", "want key=value"},
 		{FieldOverrides, "novalue", "want key=value"},
@@ -89,6 +91,8 @@ func TestValidateStructFields(t *testing.T) {
 		"negative sleep":   {Spec{ContainerID: 1, Request: Request{SleepMs: -5}}, FieldSleepMs},
 		"huge uncapped":    {Spec{ContainerID: 1, Request: Request{PayloadResp: 1 << 32, Uncapped: true}}, FieldPayloadResp},
 		"bad stream":       {Spec{ContainerID: 1, Stream: "x"}, FieldStream},
+		"ratis to one DN":  {Spec{ContainerID: 1, Transport: TransportRatis, Target: "all"}, FieldTarget},
+		"ratis reuse":      {Spec{ContainerID: 1, Transport: TransportRatis, Stream: StreamReuse}, FieldStream},
 	} {
 		err := c.spec.Validate()
 		var fe *FieldError

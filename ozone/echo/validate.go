@@ -39,7 +39,7 @@ func (s Spec) Validate() error {
 		func() error { return checkEnum(FieldLookup, s.Lookup, LookupFreon, LookupSingle) },
 		func() error { return checkEnum(FieldStream, s.Stream, StreamNew, StreamReuse) },
 		func() error { return checkEnum(FieldTransport, s.Transport, TransportGRPC, TransportRatis) },
-		func() error { return checkTransport(s.Transport) },
+		func() error { return checkRatis(s) },
 		func() error { return checkNotNegative(FieldLookupTimeout, s.LookupTimeout < 0, s.LookupTimeout) },
 		func() error { return checkNotNegative(FieldDeadline, s.Deadline < 0, s.Deadline) },
 		func() error { return checkNotNegative(FieldReresolveAfter, s.ReresolveAfter < 0, s.ReresolveAfter) },
@@ -129,9 +129,17 @@ func checkClients(n int) error {
 	return nil
 }
 
-func checkTransport(t Transport) error {
-	if t == TransportRatis {
-		return fieldErr(FieldTransport, nil, "Echo through Apache Ratis is not supported yet; leave it out to echo over gRPC, freon's default")
+// checkRatis refuses the gRPC-only options with the Ratis transport, which always sends to the
+// leader on one ordered stream per client.
+func checkRatis(s Spec) error {
+	if s.Transport != TransportRatis {
+		return nil
+	}
+	switch {
+	case s.Target != "" && s.Target != TargetFirst:
+		return fieldErr(FieldTarget, strconv.Quote(s.Target), "does not apply to the Ratis transport, which sends to the pipeline's leader; leave it out")
+	case s.Stream == StreamReuse:
+		return fieldErr(FieldStream, strconv.Quote(string(s.Stream)), "does not apply to the Ratis transport, which keeps one ordered stream per client; leave it out")
 	}
 	return nil
 }

@@ -1,0 +1,171 @@
+package echo
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/dnecho/dnecho/minicluster"
+	"github.com/dnecho/dnecho/minicluster/scmsim"
+	"github.com/dnecho/dnecho/proto/hddspb"
+)
+
+// TestRatisModes: over Ratis a read-only Echo is a Raft read, any other a write applied on every
+// replica; the DataNode of a result is the leader SCM listed.
+func TestRatisModes(t *testing.T) {
+	c, dir := startCluster(t, minicluster.Options{Leader: 1})
+	leader := c.DataNodes()[1].UUID()
+	sess := open(t, Spec{Cluster: Cluster{ConfDir: dir}, ContainerID: 1, Transport: TransportRatis, Clients: 2})
+	if m := sess.Members(); len(m) != 3 || m[0].UUID != leader {
+		t.Fatalf("members %v", m)
+	}
+	for _, tt := range []struct {
+		readOnly bool
+		mode     Mode
+	}{{true, ModeRatisRead}, {false, ModeRatisWrite}} {
+		call, err := sess.Prepare(Request{ReadOnly: tt.readOnly, PayloadResp: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for w := range uint64(2) {
+			r := call.Echo(context.Background(), w)
+			if !r.OK() || r.DataNode.UUID != leader || call.Mode() != tt.mode || r.Attempts != 1 {
+				t.Fatalf("%s: %+v", tt.mode, r)
+			}
+		}
+	}
+	if s := c.Group().Stats(); s.LastIndex != 3 {
+		t.Fatalf("two writes, log %+v", s)
+	}
+	grpcSess := open(t, Spec{Cluster: Cluster{ConfDir: dir}, ContainerID: 1})
+	if grpcSess.def.Mode() != ModeGRPC {
+		t.Errorf("gRPC mode %s", grpcSess.def.Mode())
+	}
+}
+
+// TestRatisWriteSafety: writes through Ratis need SCM to list the container OPEN on its
+// pipeline; reads do not, and UnsafeWrite overrides the check.
+func TestRatisWriteSafety(t *testing.T) {
+	c, dir := startCluster(t, minicluster.Options{})
+	if err := c.SCM().AddContainer(scmsim.Container{ID: 9, State: hddspb.LifeCycleState_CLOSED, PipelineID: c.PipelineID()}); err != nil {
+		t.Fatal(err)
+	}
+	spec := Spec{Cluster: Cluster{ConfDir: dir}, ContainerID: 9, Transport: TransportRatis}
+	_, err := Open(context.Background(), spec, nil)
+	var ue *UnsafeWriteError
+	if !errors.As(err, &ue) || ue.Container != 9 || ue.Reason != "SCM lists it as CLOSED, not OPEN" {
+		t.Fatalf("write session on a CLOSED container: %v", err)
+	}
+	spec.Request.ReadOnly = true
+	sess := open(t, spec)
+	if _, err := sess.Prepare(Request{}); !errors.As(err, &ue) {
+		t.Fatalf("write call in a read session: %v", err)
+	}
+	spec.Request.ReadOnly, spec.UnsafeWrite = false, true
+	open(t, spec)
+}
+
+// TestRatisLeaderMoves: calls keep succeeding while leadership moves mid-run, each counted once.
+func TestRatisLeaderMoves(t *testing.T) {
+	c, dir := startCluster(t, minicluster.Options{})
+	sess := open(t, Spec{Cluster: Cluster{ConfDir: dir}, ContainerID: 1, Transport: TransportRatis, Clients: 2,
+		Request: Request{ReadOnly: true}})
+	const workers, calls = 4, 50
+	var done, failed atomic.Int64
+	var wg sync.WaitGroup
+	for w := range uint64(workers) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range calls {
+				if r := sess.Echo(context.Background(), w); !r.OK() {
+					failed.Add(1)
+					t.Errorf("echo: %+v", r)
+				}
+				done.Add(1)
+			}
+		}()
+	}
+	for _, to := range []int{1, 2, 0} {
+		target := done.Load() + 20
+		waitUntil(t, func() bool { return done.Load() >= min(target, workers*calls) })
+		if err := c.TransferLeadership(to); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wg.Wait()
+	if s := c.Group().Stats(); done.Load() != workers*calls || failed.Load() != 0 || s.Term != 4 {
+		t.Fatalf("%d calls, %d failed, group %+v", done.Load(), failed.Load(), s)
+	}
+}
+
+// waitUntil polls cond for up to 20 s.
+func waitUntil(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not reached within 20s")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestRatisReplicationDelay: a write is answered once a majority holds it, so its latency is at
+// least the delay of the follower that completes the majority; reads are answered by the leader
+// alone, even while no follower holds anything.
+func TestRatisReplicationDelay(t *testing.T) {
+	const delay = 40 * time.Millisecond
+	c, dir := startCluster(t, minicluster.Options{ReplicationDelay: delay})
+	sess := open(t, Spec{Cluster: Cluster{ConfDir: dir}, ContainerID: 1, Transport: TransportRatis})
+	if r := sess.Echo(context.Background(), 0); !r.OK() || r.Latency < delay {
+		t.Fatalf("write: %+v, want a latency of at least %s", r, delay)
+	}
+	for _, f := range []int{1, 2} {
+		if err := c.Group().SetDelay(f, time.Hour); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read, err := sess.Prepare(Request{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if r := read.Echo(ctx, 0); !r.OK() {
+		t.Fatalf("read while followers hold nothing: %+v", r)
+	}
+}
+
+// TestRatisHandlerQueueing: 32 clients, one Echo each with a sleep, against one DataNode handler
+// queue up (HDDS-11224's finding with hdds.datanode.handler.count = 1) and run side by side with 10.
+func TestRatisHandlerQueueing(t *testing.T) {
+	const clients, sleep = 32, 10
+	for _, handlers := range []int{1, 10} {
+		c, dir := startCluster(t, minicluster.Options{HandlerCount: handlers})
+		sess := open(t, Spec{Cluster: Cluster{ConfDir: dir}, ContainerID: 1, Transport: TransportRatis, Clients: clients,
+			Request: Request{ReadOnly: true, SleepMs: sleep}})
+		start := time.Now()
+		var wg sync.WaitGroup
+		for w := range uint64(clients) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if r := sess.Echo(context.Background(), w); !r.OK() {
+					t.Errorf("echo: %+v", r)
+				}
+			}()
+		}
+		wg.Wait()
+		took, st := time.Since(start), c.DataNodes()[0].Stats()
+		switch {
+		case handlers == 1 && (st.HandlersPeak != 1 || st.QueuedPeak < 2 || took < clients*sleep*time.Millisecond):
+			t.Errorf("1 handler: %s, %+v", took, st)
+		case handlers == 10 && (st.HandlersPeak < 2 || st.HandlersPeak > 10):
+			t.Errorf("10 handlers: %+v", st)
+		}
+	}
+}

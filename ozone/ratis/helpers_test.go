@@ -1,0 +1,79 @@
+package ratis_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/dnecho/dnecho/minicluster/dnsim"
+	"github.com/dnecho/dnecho/minicluster/raftsim"
+	"github.com/dnecho/dnecho/minicluster/raftsim/raftsimtest"
+	"github.com/dnecho/dnecho/ozone/datanode"
+	"github.com/dnecho/dnecho/ozone/ratis"
+	"github.com/dnecho/dnecho/proto/hddspb"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// testDeadline bounds every wait of these tests.
+const testDeadline = raftsimtest.Deadline
+
+// quick is a retry policy with the default's shape and millisecond sleeps, so that tests that
+// go through LeaderNotReady or broken streams do not wait seconds.
+var quick = &ratis.RetryPolicy{
+	Multilinear: []ratis.Step{{Sleep: time.Millisecond, Count: 1000}},
+	ExpBase:     time.Millisecond, ExpMax: 2 * time.Millisecond, ExpMaxRetries: 1000,
+	WriteTimeout: time.Minute, WatchTimeout: time.Minute,
+}
+
+// pipeline is an emulated pipeline and the test's shorthands for it.
+type pipeline struct {
+	dns   []*dnsim.DataNode
+	g     *raftsim.Group
+	proto *hddspb.Pipeline
+}
+
+// startPipeline starts an emulated pipeline (see raftsimtest.Start).
+func startPipeline(t testing.TB, opts raftsim.GroupOptions, dnOpts ...dnsim.Options) *pipeline {
+	t.Helper()
+	p := raftsimtest.Start(t, opts, dnOpts...)
+	return &pipeline{dns: p.DataNodes, g: p.Group, proto: p.Proto}
+}
+
+func dns(n int) []dnsim.Options { return raftsimtest.DataNodes(n) }
+
+// newClient builds a Client and closes it when the test ends.
+func newClient(t testing.TB, p *hddspb.Pipeline, o ratis.Options) *ratis.Client {
+	t.Helper()
+	c, err := ratis.New(p, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// echo sends r once with the test deadline.
+func echo(t testing.TB, c *ratis.Client, r datanode.Request) (datanode.Result, error) {
+	t.Helper()
+	p, err := c.Prepare(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
+	defer cancel()
+	return c.Echo(ctx, p)
+}
+
+var (
+	read  = datanode.Request{ContainerID: 1, ReadOnly: true}
+	write = datanode.Request{ContainerID: 1}
+)
+
+// waitFor polls cond until it holds or the test deadline passes.
+func waitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	raftsimtest.WaitFor(t, what, cond)
+}
