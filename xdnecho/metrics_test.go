@@ -7,8 +7,8 @@ import (
 	"github.com/dnecho/dnecho/engine/exec"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/internal/echometrics"
-	"github.com/dnecho/dnecho/ozone/echo"
 	"github.com/dnecho/dnecho/minicluster"
+	"github.com/dnecho/dnecho/ozone/echo"
 )
 
 func TestSamplesAndTags(t *testing.T) {
