@@ -150,5 +150,6 @@ Point dnecho at a cluster with --conf DIR (or OZONE_CONF_DIR) holding ozone-site
 	root.AddCommand(newClusterCommand(sig, s))
 	root.AddCommand(newFreonCommand(sig, s))
 	root.AddCommand(newRunCommand(sig, s))
+	root.AddCommand(newAggregateCommand(sig, s))
 	return root
 }

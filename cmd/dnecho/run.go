@@ -201,6 +201,8 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 		Modules:          map[string]modules.Factory{dnechoext.ImportPath: dnechoext.Factory(defaults)},
 		FailOnOutputLoss: failOnLoss,
 		Control:          api.control,
+		APIAddress:       api.apiAddress(),
+		Aggregation:      f.dist.stream(cmd, sysEnv, log),
 	})
 	if err != nil {
 		return withCode(runner.ExitCode(err), err)

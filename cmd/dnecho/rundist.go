@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/dnecho/dnecho/engine/aggregate/stream"
 	"github.com/dnecho/dnecho/engine/null"
 	"github.com/dnecho/dnecho/engine/options"
 	"github.com/dnecho/dnecho/engine/restapi"
@@ -28,6 +29,7 @@ type distFlags struct {
 	segment, sequence string
 	address           string
 	paused, linger    bool
+	aggregator        string
 }
 
 func (d *distFlags) add(fl *pflag.FlagSet) {
@@ -36,6 +38,7 @@ func (d *distFlags) add(fl *pflag.FlagSet) {
 	fl.StringVarP(&d.address, "address", "a", "", "serve k6's REST API on host:port (also "+envAddress+"); none without it")
 	fl.BoolVarP(&d.paused, "paused", "p", false, "pause after VU initialisation until resumed through the REST API (also K6_PAUSED)")
 	fl.BoolVarP(&d.linger, "linger", "l", false, "keep the REST API up after the test until interrupted (also "+envLinger+")")
+	fl.StringVar(&d.aggregator, "aggregator", "", "stream results to 'dnecho aggregate' at host:port, which judges the whole test (also "+envAggregator+")")
 }
 
 // layer adds the flags the user gave to the command-line options layer.
@@ -84,6 +87,26 @@ func (d *distFlags) startAPI(cmd *cobra.Command, env map[string]string, log *slo
 	api.srv = restapi.Serve(ln, api.control, log)
 	log.Debug("REST API listening on " + ln.Addr().String())
 	return api, nil
+}
+
+// stream returns the link to the aggregator when --aggregator (DNECHO_AGGREGATOR) names one.
+func (d *distFlags) stream(cmd *cobra.Command, env map[string]string, log *slog.Logger) *stream.Stream {
+	addr := d.aggregator
+	if !cmd.Flags().Changed("aggregator") {
+		addr = env[envAggregator]
+	}
+	if addr == "" {
+		return nil
+	}
+	return stream.New(stream.Options{Addr: addr, Logger: log})
+}
+
+// apiAddress is the address the REST API listens on ("" without one), for the aggregator.
+func (a *restAPI) apiAddress() string {
+	if a.srv == nil {
+		return ""
+	}
+	return a.srv.Addr().String()
 }
 
 // finish keeps the API up while lingering (until the first Ctrl-C or SIGTERM), then stops it.

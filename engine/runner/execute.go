@@ -78,6 +78,10 @@ func (t *testRun) watchStops(ctx context.Context) (stop func()) {
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		soft, hard, api := ctx.Done(), t.cfg.Hard.Done(), t.control.Stopped()
+		var agg <-chan struct{}
+		if t.cfg.Aggregation != nil {
+			agg = t.cfg.Aggregation.Stopped()
+		}
 		for {
 			select {
 			case <-soft:
@@ -87,6 +91,10 @@ func (t *testRun) watchStops(ctx context.Context) (stop func()) {
 				// k6 ends the run context: running iterations are interrupted at once.
 				t.sched.Abort(ErrStoppedFromAPI)
 				api = nil
+			case <-agg:
+				// Only its verdict tells why: the whole test's thresholds (exit 99).
+				t.sched.Abort(ErrStoppedFromAPI)
+				agg = nil
 			case <-hard:
 				t.sched.Stop(true)
 				return
@@ -131,7 +139,11 @@ func (t *testRun) runScenarios(ctx context.Context) error {
 	var wg sync.WaitGroup
 	if t.ths != nil {
 		elapsed := func() time.Duration { return t.sched.InstanceStats().CurrentTestRunDuration }
-		wg.Go(func() { t.ths.Watch(watchCtx, t.collector, elapsed, 0, t.sched.Abort) })
+		onAbort := t.sched.Abort
+		if t.cfg.Aggregation != nil {
+			onAbort = func(error) {} // the aggregator judges aborts on the whole test
+		}
+		wg.Go(func() { t.ths.Watch(watchCtx, t.collector, elapsed, 0, onAbort) })
 	}
 	err := t.sched.Run(context.Background())
 	cancelWatch()

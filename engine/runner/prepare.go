@@ -78,7 +78,10 @@ func (t *testRun) prepare(ctx context.Context) error {
 	if err := t.startOutputs(); err != nil {
 		return err
 	}
-	return t.buildScheduler(runTags)
+	if err := t.buildScheduler(runTags); err != nil {
+		return err
+	}
+	return t.beginAggregation(ctx)
 }
 
 // load compiles the script, reads its options and consolidates them with the other layers.

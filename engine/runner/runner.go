@@ -17,6 +17,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/dnecho/dnecho/engine/aggregate/stream"
 	"github.com/dnecho/dnecho/engine/exec"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/options"
@@ -53,6 +54,12 @@ type Config struct {
 	Display Display
 	// Hard, when it ends, stops the test at once (a second Ctrl-C). Nil never ends.
 	Hard context.Context
+	// Aggregation, when set, streams the run's metric state to the aggregator of a
+	// distributed test, whose verdict on the whole test then decides the exit code.
+	Aggregation *stream.Stream
+	// APIAddress is the REST API's address (--address), told to the aggregator so that it can
+	// stop this instance.
+	APIAddress string
 	// Control, when set, lets the REST API watch and steer the run (status, pause, stop,
 	// setup data); it keeps answering after Run returns.
 	Control *Control
