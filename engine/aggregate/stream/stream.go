@@ -35,7 +35,7 @@ type Options struct {
 	// DialTimeout bounds how long Begin retries connecting, for an aggregator that starts
 	// after its instances (DefaultDialTimeout).
 	DialTimeout time.Duration
-	Logger *slog.Logger
+	Logger      *slog.Logger
 }
 
 // Progress is the instance's state sent with each push.
