@@ -97,28 +97,45 @@ func New(o Options) *Aggregator {
 // disappeared), then gives the verdict to the instances and returns the whole test's result.
 // Ending ctx ends the wait: instances still running are reported lost. Run closes the listener.
 func (a *Aggregator) Run(ctx context.Context) (*Result, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var wg sync.WaitGroup
-	wg.Go(func() { a.accept(ctx, &wg) })
-	wg.Go(func() { a.watch(ctx) })
+	// Connections outlive the wait: each handler sends its instance the verdict, then ends.
+	connCtx, closeConns := context.WithCancel(context.Background())
+	defer closeConns()
+	stopConns := context.AfterFunc(ctx, closeConns) // interrupted: drop the instances
+	defer stopConns()
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	var conns, bg sync.WaitGroup
+	bg.Go(func() { a.accept(connCtx, &conns) })
+	bg.Go(func() { a.watch(watchCtx) })
 	a.waitEnded(ctx)
 	res := a.conclude()
 	close(a.verdict)
-	cancel()
+	stopWatch()
 	a.o.Listener.Close()
-	wg.Wait()
+	bg.Wait()
+	// Instances still running (lost to a timeout) would keep their handlers reading: give the
+	// others time to receive the verdict, then close every connection.
+	handled := make(chan struct{})
+	go func() { conns.Wait(); close(handled) }()
+	select {
+	case <-handled:
+	case <-time.After(verdictGrace):
+		closeConns()
+		<-handled
+	}
 	return res, nil
 }
 
-func (a *Aggregator) accept(ctx context.Context, wg *sync.WaitGroup) {
-	context.AfterFunc(ctx, func() { a.o.Listener.Close() })
+// verdictGrace bounds how long Run waits for the verdict to reach the instances.
+const verdictGrace = 10 * time.Second
+
+func (a *Aggregator) accept(ctx context.Context, conns *sync.WaitGroup) {
 	for {
 		conn, err := a.o.Listener.Accept()
 		if err != nil {
 			return
 		}
-		wg.Go(func() { a.serve(ctx, conn) })
+		conns.Go(func() { a.serve(ctx, conn) })
 	}
 }
 
