@@ -103,7 +103,10 @@ func testLogger(t *testing.T) *slog.Logger {
 
 type testWriter struct{ t *testing.T }
 
-func (w testWriter) Write(p []byte) (int, error) { w.t.Log(strings.TrimSpace(string(p))); return len(p), nil }
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimSpace(string(p)))
+	return len(p), nil
+}
 
 // trend reads a percentile of a trend from a runner's or the aggregator's summary metrics.
 func p95(t *testing.T, res *aggregate.Result, name string) float64 {
