@@ -38,6 +38,10 @@ func (d *distFlags) add(fl *pflag.FlagSet) {
 	fl.StringVarP(&d.address, "address", "a", "", "serve k6's REST API on host:port (also "+envAddress+"); none without it")
 	fl.BoolVarP(&d.paused, "paused", "p", false, "pause after VU initialisation until resumed through the REST API (also K6_PAUSED)")
 	fl.BoolVarP(&d.linger, "linger", "l", false, "keep the REST API up after the test until interrupted (also "+envLinger+")")
+	// k6 reports usage to Grafana unless told not to; dnecho never does, so the flag is accepted
+	// and means nothing (user arguments of a TestRun may carry it).
+	fl.Bool("no-usage-report", false, "accepted for k6 compatibility; dnecho sends no usage report")
+	_ = fl.MarkHidden("no-usage-report")
 	fl.StringVar(&d.aggregator, "aggregator", "", "stream results to 'dnecho aggregate' at host:port, which judges the whole test (also "+envAggregator+")")
 }
 
