@@ -16,7 +16,7 @@ RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=${VERSION}"
 
 FROM alpine:3.20
 RUN apk add --no-cache ca-certificates \
- && adduser -D -H -u 12345 -g "" k6
+ && adduser -D -u 12345 -g "" k6
 COPY --from=build /out/dnecho /usr/bin/dnecho
 RUN ln -s /usr/bin/dnecho /usr/bin/k6
 USER 12345

@@ -112,6 +112,9 @@ func runAggregate(sig *signals, s streams, f *aggregateFlags) error {
 	if code == 0 && writeErr != nil {
 		return withCode(exitcode.Failure, writeErr)
 	}
+	if code == exitcode.ExternalAbort {
+		return withCode(code, errors.New("interrupted before every instance ended"))
+	}
 	if code != 0 {
 		return withCode(code, verdictError(res))
 	}

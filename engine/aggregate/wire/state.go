@@ -174,6 +174,9 @@ func (r *reader) trend(d *metrics.Delta) {
 	p.Sum, p.Min, p.Max = r.float(), r.float(), r.float()
 	p.Clamped = r.count()
 	ne := r.length(8)
+	if ne > 0 {
+		p.Exact = make([]float64, 0, ne)
+	}
 	for range ne {
 		p.Exact = append(p.Exact, r.float())
 	}
