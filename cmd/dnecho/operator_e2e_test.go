@@ -70,19 +70,8 @@ func operatorArgs(i, n int, user []string, script, ip, name string) []string {
 // startK6 starts the binary under the name k6 with extra environment variables.
 func startK6(t *testing.T, env []string, args ...string) *liveRun {
 	t.Helper()
-	r := &liveRun{cmd: exec.Command(k6Path(t), args...)}
-	r.cmd.Env = append(append(os.Environ(), "OZONE_CONF_DIR=", "PATH="+k6Dir+":"+os.Getenv("PATH")), env...)
-	r.cmd.Stdout, r.cmd.Stderr = &r.stdout, &r.stderr
-	if err := r.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if r.cmd.ProcessState == nil {
-			_ = r.cmd.Process.Kill()
-			_ = r.cmd.Wait()
-		}
-	})
-	return r
+	path := k6Path(t)
+	return startBinary(t, path, append([]string{"PATH=" + k6Dir + ":" + os.Getenv("PATH")}, env...), args...)
 }
 
 // waitReady polls GET /v1/status until it answers below 400, as the operator does before it
