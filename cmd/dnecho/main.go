@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -149,5 +150,7 @@ Point dnecho at a cluster with --conf DIR (or OZONE_CONF_DIR) holding ozone-site
 	root.AddCommand(newClusterCommand(sig, s))
 	root.AddCommand(newFreonCommand(sig, s))
 	root.AddCommand(newRunCommand(sig, s))
+	root.AddCommand(newAggregateCommand(sig, s))
+	applyProgName(root, filepath.Base(os.Args[0]))
 	return root
 }

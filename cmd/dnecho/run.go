@@ -54,6 +54,8 @@ type runFlags struct {
 	localCluster bool
 	lcDataNodes  int
 	lcLatency    time.Duration
+
+	dist distFlags
 }
 
 func newRunCommand(sig *signals, s streams) *cobra.Command {
@@ -71,7 +73,7 @@ Ctrl-C stops the test gracefully (running iterations get their gracefulStop), a 
 stops it at once; the summary is printed and the exit code is 105.
 
 Exit codes: 0 success, 99 thresholds crossed, 100 setup timeout, 101 teardown timeout,
-104 invalid options, 105 interrupted, 107 script error, 108 exec.test.abort(), 110 exec.test.fail(),
+103 stopped through the REST API, 104 invalid options, 105 interrupted, 106 --address unusable, 107 script error, 108 exec.test.abort(), 110 exec.test.fail(),
 111 an output dropped samples (only with --fail-on-output-loss),
 255 results not written (an output, --summary-export) or another failure.
 
@@ -123,6 +125,7 @@ and stops it at the end.`,
 	fl.BoolVar(&f.localCluster, "local-cluster", false, "run the test against an emulated cluster started in this process")
 	fl.IntVar(&f.lcDataNodes, "local-cluster-datanodes", minicluster.DefaultDataNodes, "DataNodes of --local-cluster")
 	fl.DurationVar(&f.lcLatency, "local-cluster-latency", 0, "latency the --local-cluster DataNodes add to every call")
+	f.dist.add(fl)
 	return cmd
 }
 
@@ -160,6 +163,11 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 		Format: pre.LogFormat.V, Level: level, Color: errTTY && !noColor,
 	}))
 	disp.SetLogger(log)
+	api, err := f.dist.startAPI(cmd, sysEnv, log)
+	if err != nil {
+		return err
+	}
+	defer api.finish(sig, s.out, f.quiet)
 
 	defaults := dnechoext.Defaults{
 		SCM: f.cluster.Cluster.SCM, ConfDir: f.cluster.Cluster.ConfDir, Overrides: f.cluster.Cluster.Overrides,
@@ -192,6 +200,9 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 		Logger: log, Display: disp, Hard: sig.hard, Breakdowns: dnechoBreakdowns(),
 		Modules:          map[string]modules.Factory{dnechoext.ImportPath: dnechoext.Factory(defaults)},
 		FailOnOutputLoss: failOnLoss,
+		Control:          api.control,
+		APIAddress:       api.apiAddress(),
+		Aggregation:      f.dist.stream(cmd, sysEnv, log),
 	})
 	if err != nil {
 		return withCode(runner.ExitCode(err), err)
@@ -309,6 +320,7 @@ func (f *runFlags) cliLayer(cmd *cobra.Command) (options.Options, error) {
 	if set("out") {
 		o.Out = f.out
 	}
+	f.dist.layer(set, &o)
 	return o, nil
 }
 

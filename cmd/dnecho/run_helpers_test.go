@@ -83,8 +83,15 @@ func startRun(t *testing.T, args ...string) *liveRun {
 // startCmd starts any dnecho command in the background.
 func startCmd(t *testing.T, args ...string) *liveRun {
 	t.Helper()
-	r := &liveRun{cmd: exec.Command(binPath, args...)}
-	r.cmd.Env = append(os.Environ(), "OZONE_CONF_DIR=")
+	return startBinary(t, binPath, nil, args...)
+}
+
+// startBinary starts a program (the dnecho binary under some name) with extra environment
+// variables in the background.
+func startBinary(t *testing.T, path string, env []string, args ...string) *liveRun {
+	t.Helper()
+	r := &liveRun{cmd: exec.Command(path, args...)}
+	r.cmd.Env = append(append(os.Environ(), "OZONE_CONF_DIR="), env...)
 	r.cmd.Stdout, r.cmd.Stderr = &r.stdout, &r.stderr
 	if err := r.cmd.Start(); err != nil {
 		t.Fatal(err)

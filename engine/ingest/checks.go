@@ -45,19 +45,25 @@ func (t *checkTree) addCheck(s *metrics.Sample) {
 		return
 	}
 	gp, _ := s.Tags.Get("group")
-	path := gp + "::" + name
-	c := t.checks[path]
-	if c == nil {
-		g := t.group(gp)
-		c = &Check{Name: name, Path: path}
-		g.Checks = append(g.Checks, c)
-		t.checks[path] = c
-	}
+	c := t.check(gp, name)
 	if s.Value != 0 {
 		c.Passes++
 	} else {
 		c.Fails++
 	}
+}
+
+// check returns the tally of a check in a group, creating both.
+func (t *checkTree) check(groupPath, name string) *Check {
+	path := groupPath + "::" + name
+	c := t.checks[path]
+	if c == nil {
+		g := t.group(groupPath)
+		c = &Check{Name: name, Path: path}
+		g.Checks = append(g.Checks, c)
+		t.checks[path] = c
+	}
+	return c
 }
 
 // group returns the node for a path, creating it and its ancestors. A child's group_duration

@@ -15,6 +15,9 @@ type Sink interface {
 	IsEmpty() bool
 	// Clone returns an independent copy that is safe to read while the original keeps changing.
 	Clone() Sink
+	// MergeDelta folds in what a series gained elsewhere (another instance of a distributed
+	// test), with the effect of adding its samples here.
+	MergeDelta(d *Delta)
 }
 
 // NewSink returns an empty sink for m's type, or nil for an unknown type or a nil metric.
@@ -78,6 +81,9 @@ func (c *CounterSink) Rate(elapsed time.Duration) float64 {
 type GaugeSink struct {
 	Value, Min, Max float64
 	N               int64
+	// Time is the sample time of Value, so that gauges merged from several instances keep the
+	// latest value (MergeDelta).
+	Time time.Time
 }
 
 // Add implements Sink.
@@ -85,7 +91,7 @@ func (g *GaugeSink) Add(s Sample) {
 	if !finite(s.Value) {
 		return
 	}
-	g.Value = s.Value
+	g.Value, g.Time = s.Value, s.Time
 	if g.N == 0 || s.Value < g.Min {
 		g.Min = s.Value
 	}

@@ -24,7 +24,8 @@ import (
 // TrendExactSamples is how many values a TrendSink keeps verbatim before using its histogram.
 const TrendExactSamples = 1024
 
-func trendScale(contains ValueType) float64 {
+// TrendScale is the histogram unit of a trend's values: histogram value = value × scale.
+func TrendScale(contains ValueType) float64 {
 	switch contains {
 	case Time:
 		return 1e6
@@ -43,12 +44,12 @@ type TrendSink struct {
 
 // NewTrendSink returns an empty trend sink whose histogram unit suits contains.
 func NewTrendSink(contains ValueType) *TrendSink {
-	return &TrendSink{s: *quantile.New(TrendExactSamples, trendScale(contains)), init: true}
+	return &TrendSink{s: *quantile.New(TrendExactSamples, TrendScale(contains)), init: true}
 }
 
 func (t *TrendSink) store() *quantile.Store {
 	if !t.init {
-		t.s, t.init = *quantile.New(TrendExactSamples, trendScale(Default)), true
+		t.s, t.init = *quantile.New(TrendExactSamples, TrendScale(Default)), true
 	}
 	return &t.s
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/null"
+	"github.com/dnecho/dnecho/engine/plan"
 	"github.com/dnecho/dnecho/engine/scenario"
 	"github.com/dnecho/dnecho/engine/summary"
 )
@@ -49,6 +50,9 @@ type Consolidated struct {
 	Scenarios []scenario.Config
 	// Warnings are for the log (layering overrides, ignored options).
 	Warnings []string
+	// Tuple is this instance's execution segment within the segment sequence; nil runs the
+	// whole test.
+	Tuple *plan.ExecutionTuple
 
 	summaryMode summary.Mode
 }
@@ -115,6 +119,27 @@ func (c *Consolidated) validate() error {
 			return &Error{Option: "tags", Err: errors.New("a tag name can't be empty")}
 		}
 	}
+	return c.parseSegment()
+}
+
+// parseSegment builds Tuple from executionSegment and executionSegmentSequence.
+func (c *Consolidated) parseSegment() error {
+	if !c.ExecutionSegment.Valid && !c.ExecutionSegmentSequence.Valid {
+		return nil
+	}
+	if _, err := plan.ParseSegment(c.ExecutionSegment.V); err != nil {
+		return &Error{Option: "executionSegment", Err: err}
+	}
+	if c.ExecutionSegmentSequence.V != "" {
+		if _, err := plan.ParseSegmentSequence(c.ExecutionSegmentSequence.V); err != nil {
+			return &Error{Option: "executionSegmentSequence", Err: err}
+		}
+	}
+	et, err := plan.ParseExecutionTuple(c.ExecutionSegment.V, c.ExecutionSegmentSequence.V)
+	if err != nil {
+		return &Error{Option: "executionSegment", Err: err}
+	}
+	c.Tuple = et
 	return nil
 }
 

@@ -37,6 +37,10 @@ var fields = map[string]field{
 	"noTeardown":           {decode: func(o *Options, r json.RawMessage) error { return json.Unmarshal(r, &o.NoTeardown) }},
 	"throw":                {decode: func(o *Options, r json.RawMessage) error { return json.Unmarshal(r, &o.Throw) }},
 
+	"executionSegment":         {decode: func(o *Options, r json.RawMessage) error { return json.Unmarshal(r, &o.ExecutionSegment) }},
+	"executionSegmentSequence": {decode: func(o *Options, r json.RawMessage) error { return json.Unmarshal(r, &o.ExecutionSegmentSequence) }},
+	"paused":                   {decode: func(o *Options, r json.RawMessage) error { return json.Unmarshal(r, &o.Paused) }},
+
 	"out":           {runtime: true, decode: func(o *Options, r json.RawMessage) error { return decodeList(r, &o.Out) }},
 	"summaryExport": {runtime: true, decode: func(o *Options, r json.RawMessage) error { return json.Unmarshal(r, &o.SummaryExport) }},
 	"summaryMode":   {runtime: true, decode: func(o *Options, r json.RawMessage) error { return json.Unmarshal(r, &o.SummaryMode) }},

@@ -39,6 +39,7 @@ var envVars = []envVar{
 	{"K6_NO_SETUP", func(o *Options, v string) error { return parseBool(v, &o.NoSetup) }},
 	{"K6_NO_TEARDOWN", func(o *Options, v string) error { return parseBool(v, &o.NoTeardown) }},
 	{"K6_THROW", func(o *Options, v string) error { return parseBool(v, &o.Throw) }},
+	{"K6_PAUSED", func(o *Options, v string) error { return parseBool(v, &o.Paused) }},
 	{"K6_OUT", func(o *Options, v string) error { o.Out = SplitList(v); return nil }},
 	{"K6_SUMMARY_EXPORT", func(o *Options, v string) error { o.SummaryExport = null.From(v); return nil }},
 	{"K6_SUMMARY_MODE", func(o *Options, v string) error { o.SummaryMode = null.From(v); return nil }},

@@ -55,6 +55,14 @@ type Options struct {
 	NoTeardown           null.Value[bool]
 	// Throw turns metric-value and tag warnings into exceptions (-w/--throw).
 	Throw null.Value[bool]
+	// ExecutionSegment and ExecutionSegmentSequence split the test between instances, as
+	// written (--execution-segment, --execution-segment-sequence; k6 reads no environment
+	// variable for them). Consolidate parses them into Consolidated.Tuple.
+	ExecutionSegment         null.Value[string]
+	ExecutionSegmentSequence null.Value[string]
+	// Paused starts the run paused after VU initialisation, until resumed through the REST
+	// API (-p/--paused, K6_PAUSED).
+	Paused null.Value[bool]
 
 	// Runtime settings: a config file, the environment and flags may set them, a script may not.
 	Out                  []string
@@ -105,6 +113,9 @@ func (o *Options) apply(higher *Options) {
 	set(&o.NoSetup, higher.NoSetup)
 	set(&o.NoTeardown, higher.NoTeardown)
 	set(&o.Throw, higher.Throw)
+	set(&o.ExecutionSegment, higher.ExecutionSegment)
+	set(&o.ExecutionSegmentSequence, higher.ExecutionSegmentSequence)
+	set(&o.Paused, higher.Paused)
 	if higher.Out != nil {
 		o.Out = higher.Out
 	}

@@ -15,25 +15,41 @@ type Segment struct {
 // fullSegment is 0:1, the whole test.
 func fullSegment() Segment { return Segment{From: new(big.Rat), To: big.NewRat(1, 1)} }
 
-// ParseSegment parses `--execution-segment`: "from:to" or a single "to" meaning "0:to". Each
-// bound is a fraction (1/4), a decimal (0.25) or a percentage (25%).
-func ParseSegment(s string) (Segment, error) {
-	fromStr, toStr, found := strings.Cut(strings.TrimSpace(s), ":")
-	if !found {
-		fromStr, toStr = "0", fromStr
+// NewSegment checks 0 ≤ from < to ≤ 1, with k6's messages (grafana/k6
+// lib/execution_segment.go, NewExecutionSegment).
+func NewSegment(from, to *big.Rat) (Segment, error) {
+	switch {
+	case from.Sign() < 0:
+		return Segment{}, fmt.Errorf("segment start value must be at least 0 but was %s", from.FloatString(2))
+	case from.Cmp(to) >= 0:
+		return Segment{}, fmt.Errorf("segment start(%s) must be less than its end(%s)", from.FloatString(2), to.FloatString(2))
+	case to.Cmp(big.NewRat(1, 1)) > 0:
+		return Segment{}, fmt.Errorf("segment end value can't be more than 1 but was %s", to.FloatString(2))
 	}
-	from, err := parseRatio(fromStr)
-	if err != nil {
-		return Segment{}, fmt.Errorf("execution segment %q: start: %w", s, err)
+	return Segment{From: from, To: to}, nil
+}
+
+// ParseSegment parses `--execution-segment` as k6 does: "from:to", or a single "to" meaning
+// "0:to", or "" meaning the whole test. Each bound is a fraction (1/4, also unreduced such as
+// 2/4), a decimal (0.25) or an integer percentage (25%).
+func ParseSegment(s string) (Segment, error) {
+	if s == "" {
+		return fullSegment(), nil
+	}
+	from := new(big.Rat)
+	toStr := s
+	if fromStr, rest, found := strings.Cut(s, ":"); found {
+		var err error
+		if from, err = parseRatio(fromStr); err != nil {
+			return Segment{}, err
+		}
+		toStr = rest
 	}
 	to, err := parseRatio(toStr)
 	if err != nil {
-		return Segment{}, fmt.Errorf("execution segment %q: end: %w", s, err)
+		return Segment{}, err
 	}
-	if from.Cmp(to) >= 0 {
-		return Segment{}, fmt.Errorf("execution segment %q: the start must be less than the end", s)
-	}
-	return Segment{From: from, To: to}, nil
+	return NewSegment(from, to)
 }
 
 // Length is To − From.
@@ -42,34 +58,51 @@ func (s Segment) Length() *big.Rat { return new(big.Rat).Sub(s.To, s.From) }
 // String formats the segment as "from:to" with exact fractions.
 func (s Segment) String() string { return s.From.RatString() + ":" + s.To.RatString() }
 
+// Equal reports whether both segments have the same bounds.
+func (s Segment) Equal(o Segment) bool { return s.From.Cmp(o.From) == 0 && s.To.Cmp(o.To) == 0 }
+
 // SegmentSequence is the list of points r1 < … < rn cutting 0..1 into the segments of all
 // instances.
 type SegmentSequence []*big.Rat
 
-// ParseSegmentSequence parses `--execution-segment-sequence` ("0,1/4,1/2,3/4,1"). Points must be
-// strictly increasing within 0..1; 0 and 1 are added when missing so the segments cover 0..1.
+// ParseSegmentSequence parses `--execution-segment-sequence` ("0,1/4,2/4,3/4,1") as k6 does:
+// at least 2 points, each pair of neighbours a valid segment. It does not fill the gaps to 0 and
+// 1: NewExecutionTuple does, after the options are checked against the sequence as written.
 func ParseSegmentSequence(s string) (SegmentSequence, error) {
 	parts := strings.Split(s, ",")
 	if len(parts) < 2 {
-		return nil, fmt.Errorf("execution segment sequence %q: at least 2 points are needed", s)
+		return nil, fmt.Errorf("at least 2 points are needed for an execution segment sequence, %d given", len(parts))
 	}
-	seq := make(SegmentSequence, 0, len(parts)+2)
-	for i, p := range parts {
+	seq := make(SegmentSequence, 0, len(parts))
+	for _, p := range parts {
 		r, err := parseRatio(p)
 		if err != nil {
-			return nil, fmt.Errorf("execution segment sequence %q: point %d: %w", s, i+1, err)
+			return nil, err
 		}
-		if len(seq) > 0 && seq[len(seq)-1].Cmp(r) >= 0 {
-			return nil, fmt.Errorf("execution segment sequence %q: points must be strictly increasing", s)
+		if len(seq) > 0 {
+			if _, err := NewSegment(seq[len(seq)-1], r); err != nil {
+				return nil, err
+			}
 		}
 		seq = append(seq, r)
 	}
-	return seq.filled(), nil
+	return seq, nil
+}
+
+// Contains reports whether seg is one of the sequence's segments, as written (without the
+// gaps filled).
+func (q SegmentSequence) Contains(seg Segment) bool {
+	for i := 0; i+1 < len(q); i++ {
+		if q[i].Cmp(seg.From) == 0 && q[i+1].Cmp(seg.To) == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // filled returns the sequence with 0 prepended and 1 appended when missing.
 func (q SegmentSequence) filled() SegmentSequence {
-	out := q
+	out := q[:len(q):len(q)] // appending must not write into the caller's array
 	if out[0].Sign() != 0 {
 		out = append(SegmentSequence{new(big.Rat)}, out...)
 	}
@@ -88,20 +121,20 @@ func (q SegmentSequence) String() string {
 	return strings.Join(parts, ",")
 }
 
-// parseRatio parses one bound: "1/4", "0.25" or "25%", which must lie within 0..1.
+// parseRatio parses one bound as k6's stringToRat does: an integer percentage ("25%"), or
+// anything math/big reads as a rational ("1/4", "2/4", "0.25"). The range is checked by
+// NewSegment.
 func parseRatio(s string) (*big.Rat, error) {
-	s = strings.TrimSpace(s)
-	r := new(big.Rat)
 	if pct, ok := strings.CutSuffix(s, "%"); ok {
-		if _, ok := r.SetString(strings.TrimSpace(pct)); !ok {
-			return nil, fmt.Errorf("%q is not a percentage", s)
+		n, ok := new(big.Int).SetString(pct, 10)
+		if !ok {
+			return nil, fmt.Errorf("'%s' is not a valid percentage", s)
 		}
-		r.Quo(r, big.NewRat(100, 1))
-	} else if _, ok := r.SetString(s); !ok {
-		return nil, fmt.Errorf("%q is not a fraction, decimal or percentage", s)
+		return new(big.Rat).SetFrac(n, big.NewInt(100)), nil
 	}
-	if r.Sign() < 0 || r.Cmp(big.NewRat(1, 1)) > 0 {
-		return nil, fmt.Errorf("%q is outside 0..1", s)
+	r, ok := new(big.Rat).SetString(s)
+	if !ok {
+		return nil, fmt.Errorf("'%s' is not a valid percentage, decimal, fraction or interval value", s)
 	}
 	return r, nil
 }

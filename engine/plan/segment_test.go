@@ -8,27 +8,32 @@ import (
 
 func TestParseSegment(t *testing.T) {
 	cases := []struct{ in, want string }{
+		{"", "0:1"},
 		{"0:1", "0:1"},
 		{"1/4:1/2", "1/4:1/2"},
+		{"2/4:3/4", "1/2:3/4"}, // unreduced, as k6-operator writes them
 		{"0.25:0.5", "1/4:1/2"},
 		{"25%:50%", "1/4:1/2"},
+		{"2/4:75%", "1/2:3/4"},
 		{"1/2", "0:1/2"},
 		{"50%", "0:1/2"},
-		{"12.5%:1", "1/8:1"},
-		{"1/2:1/4", "error"},
-		{"0:0", "error"},
-		{"-1/4:1", "error"},
-		{"0:1.5", "error"},
-		{"a:b", "error"},
+		{"1/2:1/4", "segment start(0.50) must be less than its end(0.25)"},
+		{"0:0", "segment start(0.00) must be less than its end(0.00)"},
+		{"-1/4:1", "segment start value must be at least 0 but was -0.25"},
+		{"0:1.5", "segment end value can't be more than 1 but was 1.50"},
+		{"a:b", "'a' is not a valid percentage, decimal, fraction or interval value"},
+		{"12.5%:1", "'12.5%' is not a valid percentage"},
 	}
 	for _, c := range cases {
 		s, err := ParseSegment(c.in)
-		got := "error"
+		got := ""
 		if err == nil {
 			got = s.String()
+		} else {
+			got = err.Error()
 		}
 		if got != c.want {
-			t.Errorf("ParseSegment(%q) = %s (%v), want %s", c.in, got, err, c.want)
+			t.Errorf("ParseSegment(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }
@@ -36,20 +41,25 @@ func TestParseSegment(t *testing.T) {
 func TestParseSegmentSequence(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"0,1/4,1/2,3/4,1", "0,1/4,1/2,3/4,1"},
-		{"0.25,0.5", "0,1/4,1/2,1"}, // gaps filled
+		{"0,1/4,2/4,3/4,1", "0,1/4,1/2,3/4,1"},
+		{"0.25,0.5", "1/4,1/2"}, // gaps are filled by NewExecutionTuple
 		{"0,1", "0,1"},
-		{"1", "error"},
-		{"0,1/2,1/2,1", "error"},
-		{"0,3/4,1/2,1", "error"},
+		{"1", "at least 2 points are needed for an execution segment sequence, 1 given"},
+		{"0,1/2,1/2,1", "segment start(0.50) must be less than its end(0.50)"},
+		{"0,3/4,1/2,1", "segment start(0.75) must be less than its end(0.50)"},
+		{"0,2", "segment end value can't be more than 1 but was 2.00"},
+		{"0,x", "'x' is not a valid percentage, decimal, fraction or interval value"},
 	}
 	for _, c := range cases {
 		q, err := ParseSegmentSequence(c.in)
-		got := "error"
+		got := ""
 		if err == nil {
 			got = q.String()
+		} else {
+			got = err.Error()
 		}
 		if got != c.want {
-			t.Errorf("ParseSegmentSequence(%q) = %s (%v), want %s", c.in, got, err, c.want)
+			t.Errorf("ParseSegmentSequence(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }
@@ -160,9 +170,22 @@ func TestParseExecutionTuple(t *testing.T) {
 	if et, err := ParseExecutionTuple("1/4:1/2", ""); err != nil || et.Sequence.String() != "0,1/4,1/2,1" {
 		t.Errorf("segment alone: %v, %v", et, err)
 	}
-	for _, bad := range [][2]string{{"x", ""}, {"", "0,x"}, {"1/3:2/3", "0,1/2,1"}} {
+	if et, err := ParseExecutionTuple("1/4:1/2", "1/4,1/2"); err != nil || et.Sequence.String() != "0,1/4,1/2,1" {
+		t.Errorf("sequence with gaps: %v, %v", et, err)
+	}
+	for _, bad := range [][2]string{{"x", ""}, {"", "0,x"}} {
 		if _, err := ParseExecutionTuple(bad[0], bad[1]); err == nil {
 			t.Errorf("ParseExecutionTuple(%q, %q) accepted", bad[0], bad[1])
+		}
+	}
+	// k6 looks the segment up in the sequence as written (grafana/k6 lib/options.go, Validate).
+	for _, c := range [][3]string{
+		{"1/3:2/3", "0,1/2,1", "provided segment 1/3:2/3 can't be found in sequence 0,1/2,1"},
+		{"", "0,1/2,1", "provided segment 0:1 can't be found in sequence 0,1/2,1"},
+		{"0:1/4", "1/4,1/2", "provided segment 0:1/4 can't be found in sequence 1/4,1/2"},
+	} {
+		if _, err := ParseExecutionTuple(c[0], c[1]); err == nil || err.Error() != c[2] {
+			t.Errorf("ParseExecutionTuple(%q, %q) = %v, want %q", c[0], c[1], err, c[2])
 		}
 	}
 }

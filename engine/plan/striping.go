@@ -37,8 +37,9 @@ func NewExecutionTuple(seg *Segment, seq SegmentSequence) (*ExecutionTuple, erro
 		s = *seg
 	}
 	if len(seq) == 0 {
-		seq = SegmentSequence{s.From, s.To}.filled()
+		seq = SegmentSequence{s.From, s.To}
 	}
+	seq = seq.filled()
 	index := -1
 	for i := 0; i+1 < len(seq); i++ {
 		if seq[i].Cmp(s.From) == 0 && seq[i+1].Cmp(s.To) == 0 {
@@ -58,24 +59,24 @@ func NewExecutionTuple(seg *Segment, seq SegmentSequence) (*ExecutionTuple, erro
 
 // ParseExecutionTuple builds the tuple from the text of k6's --execution-segment and
 // --execution-segment-sequence options (see ParseSegment, ParseSegmentSequence); an empty
-// segment is the whole test, an empty sequence the one the segment implies.
+// segment is the whole test, an empty sequence the one the segment implies. As in k6 (grafana/k6
+// lib/options.go, Validate), a sequence must list the segment among its own segments, before
+// the gaps to 0 and 1 are filled.
 func ParseExecutionTuple(segment, sequence string) (*ExecutionTuple, error) {
-	var seg *Segment
-	if segment != "" {
-		s, err := ParseSegment(segment)
-		if err != nil {
-			return nil, err
-		}
-		seg = &s
+	seg, err := ParseSegment(segment)
+	if err != nil {
+		return nil, err
 	}
 	var seq SegmentSequence
 	if sequence != "" {
-		var err error
 		if seq, err = ParseSegmentSequence(sequence); err != nil {
 			return nil, err
 		}
+		if !seq.Contains(seg) {
+			return nil, fmt.Errorf("provided segment %s can't be found in sequence %s", seg, seq)
+		}
 	}
-	return NewExecutionTuple(seg, seq)
+	return NewExecutionTuple(&seg, seq)
 }
 
 // stripe shares out the cycle's indexes: express every segment length over the least common

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/engine/js/modules"
+	"github.com/dnecho/dnecho/engine/restapi"
 	"github.com/dnecho/dnecho/engine/ui"
 )
 
@@ -25,27 +26,47 @@ func (t *testRun) execute(ctx context.Context) error {
 	stopWatching := t.watchStops(ctx)
 	defer stopWatching()
 
-	// Setup and VU initialisation end on either stop: they have no graceful phase.
+	// Setup and VU initialisation end on either stop (and on a stop through the REST API):
+	// they have no graceful phase.
 	lifeCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	defer context.AfterFunc(t.cfg.Hard, cancel)()
+	if t.control != nil {
+		defer context.AfterFunc(t.control.ctx, cancel)()
+	}
 
+	t.control.setStatus(restapi.StatusInitVUs)
 	if err := t.sched.Init(lifeCtx); err != nil {
 		if lifeCtx.Err() != nil {
-			return fmt.Errorf("initializing VUs: %w", ErrInterrupted)
+			return t.stopCause(fmt.Errorf("initializing VUs: %w", ErrInterrupted))
 		}
 		return err
+	}
+	t.control.setStatus(restapi.StatusInitDone)
+	if err := t.control.waitResumed(lifeCtx); err != nil {
+		return t.stopCause(err)
 	}
 	t.started = time.Now()
 	teardown, err := t.setup(lifeCtx)
 	if err == nil {
+		t.control.setStatus(restapi.StatusRunning)
 		err = t.runScenarios(ctx)
 	}
 	stopProgress()
 	if teardown {
+		t.control.setStatus(restapi.StatusTeardown)
 		if tdErr := t.teardown(); err == nil {
 			err = tdErr
 		}
+	}
+	return t.stopCause(err)
+}
+
+// stopCause turns the interruption of a run stopped through the REST API into that stop's
+// error (exit code 103 rather than 105).
+func (t *testRun) stopCause(err error) error {
+	if stop := t.control.StopErr(); stop != nil && errors.Is(err, ErrInterrupted) {
+		return stop
 	}
 	return err
 }
@@ -56,12 +77,24 @@ func (t *testRun) watchStops(ctx context.Context) (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		soft, hard := ctx.Done(), t.cfg.Hard.Done()
+		soft, hard, api := ctx.Done(), t.cfg.Hard.Done(), t.control.Stopped()
+		var agg <-chan struct{}
+		if t.cfg.Aggregation != nil {
+			agg = t.cfg.Aggregation.Stopped()
+		}
 		for {
 			select {
 			case <-soft:
 				t.sched.Stop(false)
 				soft = nil
+			case <-api:
+				// k6 ends the run context: running iterations are interrupted at once.
+				t.sched.Abort(ErrStoppedFromAPI)
+				api = nil
+			case <-agg:
+				// Only its verdict tells why: the whole test's thresholds (exit 99).
+				t.sched.Abort(ErrStoppedFromAPI)
+				agg = nil
 			case <-hard:
 				t.sched.Stop(true)
 				return
@@ -81,6 +114,7 @@ func (t *testRun) setup(ctx context.Context) (teardown bool, err error) {
 	if t.opts.NoSetup.V {
 		return true, nil
 	}
+	t.control.setStatus(restapi.StatusSetup)
 	sctx, cancel := context.WithTimeout(ctx, t.opts.SetupTimeoutValue())
 	defer cancel()
 	_, err = t.script.Setup(sctx)
@@ -105,7 +139,11 @@ func (t *testRun) runScenarios(ctx context.Context) error {
 	var wg sync.WaitGroup
 	if t.ths != nil {
 		elapsed := func() time.Duration { return t.sched.InstanceStats().CurrentTestRunDuration }
-		wg.Go(func() { t.ths.Watch(watchCtx, t.collector, elapsed, 0, t.sched.Abort) })
+		onAbort := t.sched.Abort
+		if t.cfg.Aggregation != nil {
+			onAbort = func(error) {} // the aggregator judges aborts on the whole test
+		}
+		wg.Go(func() { t.ths.Watch(watchCtx, t.collector, elapsed, 0, onAbort) })
 	}
 	err := t.sched.Run(context.Background())
 	cancelWatch()

@@ -27,17 +27,23 @@ func (t *testRun) finish(runErr error) error {
 	unwritten := t.stopOutputs()
 	err := runErr
 	if t.started.IsZero() { // never started: nothing to evaluate or summarise
+		if t.cfg.Aggregation != nil {
+			err = t.aggregateVerdict(err, nil)
+		}
 		if err == nil {
 			err = notWritten(nil, unwritten)
 		}
 		return err
 	}
+	var local error
 	if t.ths != nil {
 		// At the end even empty sinks are evaluated, as k6 does.
-		res := t.ths.Evaluate(t.collector, t.duration(), true)
-		if err == nil {
-			err = res.Err()
-		}
+		local = t.ths.Evaluate(t.collector, t.duration(), true).Err()
+	}
+	if t.cfg.Aggregation != nil {
+		err = t.aggregateVerdict(err, local)
+	} else if err == nil {
+		err = local
 	}
 	unwritten = errors.Join(unwritten, t.summarize())
 	t.finishOutputs()

@@ -41,6 +41,7 @@ type testRun struct {
 	outputLoss error
 	delay      *startDelay
 	sched      *executor.Scheduler
+	control    *Control // nil without a REST API
 
 	started, ended time.Time // setup start, teardown end: the test run duration
 	summary        *summary.Data
@@ -77,7 +78,10 @@ func (t *testRun) prepare(ctx context.Context) error {
 	if err := t.startOutputs(); err != nil {
 		return err
 	}
-	return t.buildScheduler(runTags)
+	if err := t.buildScheduler(runTags); err != nil {
+		return err
+	}
+	return t.beginAggregation(ctx)
 }
 
 // load compiles the script, reads its options and consolidates them with the other layers.
@@ -178,6 +182,7 @@ func (t *testRun) buildScheduler(runTags *metrics.Tags) error {
 		Logger:     t.log,
 		StartDelay: t.delay,
 		VUTag:      t.opts.SystemTagEnabled("vu"),
+		Tuple:      t.opts.Tuple,
 	})
 	if err != nil {
 		if scenario.IsConfigError(err) {
@@ -206,7 +211,8 @@ func (t *testRun) buildScheduler(runTags *metrics.Tags) error {
 // header describes the planned run for the display.
 func (t *testRun) header() ui.Header {
 	req := t.sched.Requirements()
-	h := ui.Header{Script: t.cfg.Script, Segment: 100, MaxVUs: req.MaxVUs, MaxDuration: req.TotalDuration}
+	share, _ := t.opts.Tuple.Length().Float64()
+	h := ui.Header{Script: t.cfg.Script, Segment: 100 * share, MaxVUs: req.MaxVUs, MaxDuration: req.TotalDuration}
 	if t.cfg.Source != nil && t.cfg.Script == "" {
 		h.Script = "-"
 	}
@@ -214,7 +220,7 @@ func (t *testRun) header() ui.Header {
 		h.Outputs = append(h.Outputs, o.Description())
 	}
 	for _, sc := range t.opts.Scenarios {
-		h.Scenarios = append(h.Scenarios, ui.ScenarioLine{Name: sc.Base().Name, Description: sc.Description(nil)})
+		h.Scenarios = append(h.Scenarios, ui.ScenarioLine{Name: sc.Base().Name, Description: sc.Description(t.opts.Tuple)})
 	}
 	return h
 }

@@ -11,14 +11,17 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"time"
 
+	"github.com/dnecho/dnecho/engine/aggregate/stream"
 	"github.com/dnecho/dnecho/engine/exec"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/options"
+	"github.com/dnecho/dnecho/engine/restapi"
 	"github.com/dnecho/dnecho/engine/summary"
 	"github.com/dnecho/dnecho/engine/ui"
 )
@@ -51,6 +54,15 @@ type Config struct {
 	Display Display
 	// Hard, when it ends, stops the test at once (a second Ctrl-C). Nil never ends.
 	Hard context.Context
+	// Aggregation, when set, streams the run's metric state to the aggregator of a
+	// distributed test, whose verdict on the whole test then decides the exit code.
+	Aggregation *stream.Stream
+	// APIAddress is the REST API's address (--address), told to the aggregator so that it can
+	// stop this instance.
+	APIAddress string
+	// Control, when set, lets the REST API watch and steer the run (status, pause, stop,
+	// setup data); it keeps answering after Run returns.
+	Control *Control
 	// FailOnOutputLoss makes a run whose outputs dropped samples end with an *output.LossError
 	// (exit code output.ExitDataLost) when nothing else failed; by default, as in k6, losses are
 	// only reported.
@@ -93,16 +105,31 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if cfg.Stderr == nil {
 		cfg.Stderr = io.Discard
 	}
-	t := &testRun{cfg: cfg, log: cfg.Logger}
+	t := &testRun{cfg: cfg, log: cfg.Logger, control: cfg.Control}
 	defer t.release()
 	if err := t.prepare(ctx); err != nil {
 		if ctx.Err() != nil || cfg.Hard.Err() != nil {
 			// Loading was cut short by the stop; the failure is its consequence, not its cause.
 			err = fmt.Errorf("%w (while loading the script: %v)", ErrInterrupted, err)
 		}
+		t.control.detach(restapi.StatusInterrupted)
 		return Result{}, err
 	}
+	t.control.attach(t, t.opts.Paused.V)
 	err := t.execute(ctx)
 	err = t.finish(err)
+	t.control.detach(finalStatus(err))
 	return t.result(), err
+}
+
+// finalStatus is the REST API's run status once the run is over.
+func finalStatus(err error) restapi.RunStatus {
+	var failed *modules.FailedError
+	switch {
+	case err == nil:
+		return restapi.StatusEnded
+	case errors.As(err, &failed):
+		return restapi.StatusMarkedAsFailed
+	}
+	return restapi.StatusInterrupted
 }

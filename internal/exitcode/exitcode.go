@@ -22,10 +22,15 @@ const (
 	TeardownTimeout = 101
 	// GenericTimeout: another lifecycle function (handleSummary) ran past its timeout.
 	GenericTimeout = 102
+	// StoppedFromAPI: the test was stopped through the REST API (PATCH /v1/status with
+	// stopped: true), as k6-operator does when a TestRun is stopped.
+	StoppedFromAPI = 103
 	// InvalidConfig: invalid options, scenarios, thresholds, environment or config file.
 	InvalidConfig = 104
 	// ExternalAbort: the test was stopped from outside (SIGINT, SIGTERM).
 	ExternalAbort = 105
+	// CannotStartAPI: the REST API could not listen on the address given with --address.
+	CannotStartAPI = 106
 	// ScriptException: an uncaught exception in the init context, setup() or teardown().
 	ScriptException = 107
 	// ScriptAborted: the script called exec.test.abort().

@@ -9,6 +9,7 @@ func TestCodesAreDistinct(t *testing.T) {
 		"TeardownTimeout": TeardownTimeout, "GenericTimeout": GenericTimeout, "InvalidConfig": InvalidConfig,
 		"ExternalAbort": ExternalAbort, "ScriptException": ScriptException, "ScriptAborted": ScriptAborted,
 		"MarkedAsFailed": MarkedAsFailed, "Interrupted": Interrupted, "Failure": Failure,
+		"StoppedFromAPI": StoppedFromAPI, "CannotStartAPI": CannotStartAPI, "OutputLoss": OutputLoss,
 	}
 	seen := map[int]string{}
 	for name, c := range codes {

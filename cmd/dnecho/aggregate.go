@@ -1,0 +1,216 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dnecho/dnecho/engine/aggregate"
+	"github.com/dnecho/dnecho/engine/metrics"
+	"github.com/dnecho/dnecho/engine/output"
+	"github.com/dnecho/dnecho/engine/output/dashboard"
+	"github.com/dnecho/dnecho/engine/summary"
+	"github.com/dnecho/dnecho/engine/ui"
+	"github.com/dnecho/dnecho/internal/exitcode"
+)
+
+// envAggregator is the environment form of `dnecho run --aggregator`, so that a TestRun can set
+// it for every runner without touching their arguments.
+const envAggregator = "DNECHO_AGGREGATOR"
+
+// aggregateFlags are the command line of `dnecho aggregate`.
+type aggregateFlags struct {
+	listen                     string
+	instances                  int
+	interval, joinTimeout      time.Duration
+	summaryExport, summaryData string
+	report                     string
+	noColor                    bool
+	summaryMode                string
+}
+
+func newAggregateCommand(sig *signals, s streams) *cobra.Command {
+	f := &aggregateFlags{}
+	cmd := &cobra.Command{
+		Use:   "aggregate --listen HOST:PORT",
+		Short: "Judge a distributed test as one: merge its instances' results and evaluate the thresholds",
+		Long: `Listen for the instances of a distributed test ('dnecho run --aggregator HOST:PORT' or
+` + envAggregator + `=HOST:PORT, one execution segment each, e.g. the runner pods of a k6-operator TestRun),
+merge what they measure as it comes in, and judge the whole test as one:
+
+  - thresholds are evaluated on all instances' samples together, every 2 s during the test;
+  - an abortOnFail threshold that fails stops every instance (through its REST API, --address);
+  - percentiles are those of a single run on the same samples (HDR histograms merge exactly);
+  - at the end every instance gets the verdict (exit 99 everywhere when a threshold failed), and
+    this command prints one summary, writes --summary-export, the handleSummary input
+    (--summary-data) and an HTML report (--report), and exits with k6's codes;
+  - an instance that disappears before its end is reported, with the share it sent.
+
+The number of instances is that of the segments in their --execution-segment-sequence
+(1 without one); --instances overrides it.
+
+Exit codes: 0 success, 99 thresholds crossed on the whole test, an instance's own code when it
+failed otherwise (103, 105, 107, ...), 105 interrupted, 255 an instance was lost.`,
+		Example: `  dnecho aggregate --listen 0.0.0.0:6566 --report report.html
+  dnecho run --aggregator 127.0.0.1:6566 --execution-segment 0:1/2 --execution-segment-sequence 0,1/2,1 test.js`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runAggregate(sig, s, f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.listen, "listen", "", "address the instances connect to, host:port (required)")
+	fl.IntVar(&f.instances, "instances", 0, "instances to expect (default: the segments of their sequence)")
+	fl.DurationVar(&f.interval, "threshold-interval", aggregate.DefaultInterval, "how often thresholds are evaluated during the test")
+	fl.DurationVar(&f.joinTimeout, "join-timeout", aggregate.DefaultJoinTimeout, "how long instances may take to join after the first")
+	fl.StringVar(&f.summaryExport, "summary-export", "", "write the whole test's summary as JSON to FILE (k6's --summary-export)")
+	fl.StringVar(&f.summaryData, "summary-data", "", "write the whole test's handleSummary input (k6's data object) to FILE")
+	fl.StringVar(&f.report, "report", "", "write the whole test's HTML report to FILE")
+	fl.StringVar(&f.summaryMode, "summary-mode", "compact", "end-of-test summary: compact, full or disabled")
+	fl.BoolVar(&f.noColor, "no-color", false, "no ANSI colours")
+	_ = cmd.MarkFlagRequired("listen")
+	return cmd
+}
+
+func runAggregate(sig *signals, s streams, f *aggregateFlags) error {
+	mode, err := summary.ParseMode(f.summaryMode)
+	if err != nil {
+		return withCode(exitcode.InvalidConfig, fmt.Errorf("--summary-mode: %w", err))
+	}
+	log := slog.New(ui.NewLogHandler(s.err, ui.LogOptions{Color: isTerminal(s.err) && !f.noColor}))
+	ln, err := net.Listen("tcp", f.listen)
+	if err != nil {
+		return withCode(exitcode.Failure, fmt.Errorf("--listen %s: %w", f.listen, err))
+	}
+	var report *dashboard.Output
+	if f.report != "" {
+		if report, err = dashboard.New(output.Params{Arg: "port=-1&export=" + f.report, Logger: log}); err != nil {
+			return withCode(exitcode.InvalidConfig, fmt.Errorf("--report: %w", err))
+		}
+		if err := report.Start(); err != nil {
+			return withCode(exitcode.Failure, err)
+		}
+	}
+	o := aggregate.Options{Listener: ln, Interval: f.interval, JoinTimeout: f.joinTimeout, Instances: f.instances, Logger: log}
+	if report != nil {
+		o.Samples = samplesTo{report}
+	}
+	log.Info("aggregator listening on " + ln.Addr().String())
+	res, err := aggregate.New(o).Run(sig.soft)
+	if err != nil {
+		return withCode(exitcode.Failure, err)
+	}
+	printInstances(s.out, res)
+	writeErr := writeAggregateResults(s, f, mode, res, report, log)
+	code := aggregateExitCode(res, sig.soft.Err() != nil)
+	if code == 0 && writeErr != nil {
+		return withCode(exitcode.Failure, writeErr)
+	}
+	if code == exitcode.ExternalAbort {
+		return withCode(code, errors.New("interrupted before every instance ended"))
+	}
+	if code != 0 {
+		return withCode(code, verdictError(res))
+	}
+	return nil
+}
+
+// samplesTo feeds the report's output with the aggregator's synthesised samples.
+type samplesTo struct{ o *dashboard.Output }
+
+func (p samplesTo) PushSamples(b []metrics.Sample) { p.o.AddSamples(b) }
+
+// writeAggregateResults prints the summary and writes the files; failures are logged and joined.
+func writeAggregateResults(s streams, f *aggregateFlags, mode summary.Mode, res *aggregate.Result,
+	report *dashboard.Output, log *slog.Logger) error {
+	opts := summary.Options{NoColor: f.noColor || !isTerminal(s.out), IsStdOutTTY: isTerminal(s.out), IsStdErrTTY: isTerminal(s.err), Mode: mode}
+	if res.Hello != nil {
+		opts.TrendStats, opts.TimeUnit = res.Hello.SummaryTrendStats, res.Hello.SummaryTimeUnit
+	}
+	data, err := summary.Build(summary.Input{Snapshot: res.Snapshot, Thresholds: res.Thresholds, Duration: res.Duration, Options: opts})
+	if err != nil {
+		return err
+	}
+	var errs []error
+	write := func(path string, b []byte, err error) {
+		if path == "" {
+			return
+		}
+		if err == nil {
+			err = os.WriteFile(path, b, 0o644)
+		}
+		if err != nil {
+			log.Error(fmt.Sprintf("write %s: %v", path, err))
+			errs = append(errs, err)
+		}
+	}
+	if mode != summary.Disabled {
+		_, _ = io.WriteString(s.out, data.Text())
+	}
+	b, err := data.Export()
+	write(f.summaryExport, b, err)
+	b, err = data.JSON()
+	write(f.summaryData, b, err)
+	if report != nil {
+		_ = report.Stop()
+		text := *data
+		text.Options.NoColor = true
+		if err := report.Finish(output.End{Summary: data, Text: text.Text(), Duration: res.Duration}); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// printInstances lists how each instance ended.
+func printInstances(out io.Writer, res *aggregate.Result) {
+	fmt.Fprintf(out, "\n  INSTANCES (%d of %d)\n", len(res.Instances), res.Expected)
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	for _, in := range res.Instances {
+		state := fmt.Sprintf("exit %d", in.ExitCode)
+		if in.Lost {
+			state = "LOST: " + in.Error
+		}
+		fmt.Fprintf(tw, "    %s\tsegment %s\t%d samples\t%s\t%s\n", in.Name, in.Segment, in.Samples, in.Elapsed.Round(time.Millisecond), state)
+	}
+	_ = tw.Flush()
+}
+
+// aggregateExitCode: 99 when a threshold failed on the whole test, else the first instance's own
+// failure, else 105 when interrupted, else 255 when an instance was lost.
+func aggregateExitCode(res *aggregate.Result, interrupted bool) int {
+	if len(res.Verdict.Failed) > 0 {
+		return exitcode.ThresholdsFailed
+	}
+	for _, in := range res.Instances {
+		if !in.Lost && in.ExitCode != 0 {
+			return in.ExitCode
+		}
+	}
+	switch {
+	case interrupted:
+		return exitcode.ExternalAbort
+	case len(res.Verdict.Lost) > 0:
+		return exitcode.Failure
+	}
+	return 0
+}
+
+func verdictError(res *aggregate.Result) error {
+	v := res.Verdict
+	switch {
+	case len(v.Failed) > 0 && v.Aborted:
+		return fmt.Errorf("thresholds on metrics '%s' were crossed on the whole test; at least one has abortOnFail enabled, the test was stopped", strings.Join(v.Failed, ", "))
+	case len(v.Failed) > 0:
+		return fmt.Errorf("thresholds on metrics '%s' have been crossed on the whole test", strings.Join(v.Failed, ", "))
+	case len(v.Lost) > 0:
+		return fmt.Errorf("instance(s) lost before their end: %s", strings.Join(v.Lost, ", "))
+	}
+	return errors.New("an instance failed")
+}

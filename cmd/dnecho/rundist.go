@@ -1,0 +1,128 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/dnecho/dnecho/engine/aggregate/stream"
+	"github.com/dnecho/dnecho/engine/null"
+	"github.com/dnecho/dnecho/engine/options"
+	"github.com/dnecho/dnecho/engine/restapi"
+	"github.com/dnecho/dnecho/engine/runner"
+	"github.com/dnecho/dnecho/internal/exitcode"
+)
+
+// Environment forms of the distributed-run flags (k6's names where k6 has the flag).
+const (
+	envAddress = "K6_ADDRESS"
+	envLinger  = "K6_LINGER"
+)
+
+// distFlags are the flags of `dnecho run` for runs split between instances: execution
+// segments, k6's REST API (which k6-operator drives) and pausing.
+type distFlags struct {
+	segment, sequence string
+	address           string
+	paused, linger    bool
+	aggregator        string
+}
+
+func (d *distFlags) add(fl *pflag.FlagSet) {
+	fl.StringVar(&d.segment, "execution-segment", "", "run only this part of the test, e.g. 1/3:2/3, 25%, 0.2:2/3")
+	fl.StringVar(&d.sequence, "execution-segment-sequence", "", "all instances' segments, e.g. 0,1/3,2/3,1")
+	fl.StringVarP(&d.address, "address", "a", "", "serve k6's REST API on host:port (also "+envAddress+"); none without it")
+	fl.BoolVarP(&d.paused, "paused", "p", false, "pause after VU initialisation until resumed through the REST API (also K6_PAUSED)")
+	fl.BoolVarP(&d.linger, "linger", "l", false, "keep the REST API up after the test until interrupted (also "+envLinger+")")
+	// k6 reports usage to Grafana unless told not to; dnecho never does, so the flag is accepted
+	// and means nothing (user arguments of a TestRun may carry it).
+	fl.Bool("no-usage-report", false, "accepted for k6 compatibility; dnecho sends no usage report")
+	_ = fl.MarkHidden("no-usage-report")
+	fl.StringVar(&d.aggregator, "aggregator", "", "stream results to 'dnecho aggregate' at host:port, which judges the whole test (also "+envAggregator+")")
+}
+
+// layer adds the flags the user gave to the command-line options layer.
+func (d *distFlags) layer(set func(string) bool, o *options.Options) {
+	if set("execution-segment") {
+		o.ExecutionSegment = null.From(d.segment)
+	}
+	if set("execution-segment-sequence") {
+		o.ExecutionSegmentSequence = null.From(d.sequence)
+	}
+	if set("paused") {
+		o.Paused = null.From(d.paused)
+	}
+}
+
+// restAPI is the REST API of one run, when --address asks for it.
+type restAPI struct {
+	control *runner.Control // nil without --address
+	srv     *restapi.Server
+	linger  bool
+}
+
+// startAPI binds --address (K6_ADDRESS) before the script loads, so that a busy address fails
+// at once with exit code 106, and probes are answered while the VUs initialise.
+func (d *distFlags) startAPI(cmd *cobra.Command, env map[string]string, log *slog.Logger) (*restAPI, error) {
+	api := &restAPI{linger: d.linger}
+	if v, ok := env[envLinger]; ok && v != "" && !cmd.Flags().Changed("linger") {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return nil, withCode(exitcode.InvalidConfig, fmt.Errorf("%s=%q: use true or false", envLinger, v))
+		}
+		api.linger = b
+	}
+	addr := d.address
+	if !cmd.Flags().Changed("address") {
+		addr = env[envAddress]
+	}
+	if addr == "" {
+		return api, nil
+	}
+	ln, err := restapi.Listen(addr)
+	if err != nil {
+		return nil, withCode(exitcode.CannotStartAPI, err)
+	}
+	api.control = runner.NewControl()
+	api.srv = restapi.Serve(ln, api.control, log)
+	log.Debug("REST API listening on " + ln.Addr().String())
+	return api, nil
+}
+
+// stream returns the link to the aggregator when --aggregator (DNECHO_AGGREGATOR) names one.
+func (d *distFlags) stream(cmd *cobra.Command, env map[string]string, log *slog.Logger) *stream.Stream {
+	addr := d.aggregator
+	if !cmd.Flags().Changed("aggregator") {
+		addr = env[envAggregator]
+	}
+	if addr == "" {
+		return nil
+	}
+	return stream.New(stream.Options{Addr: addr, Logger: log})
+}
+
+// apiAddress is the address the REST API listens on ("" without one), for the aggregator.
+func (a *restAPI) apiAddress() string {
+	if a.srv == nil {
+		return ""
+	}
+	return a.srv.Addr().String()
+}
+
+// finish keeps the API up while lingering (until the first Ctrl-C or SIGTERM), then stops it.
+func (a *restAPI) finish(sig *signals, out io.Writer, quiet bool) {
+	if a.srv == nil {
+		return
+	}
+	if a.linger && sig.soft.Err() == nil {
+		if !quiet {
+			fmt.Fprintln(out, "The test is done, but --linger was enabled, so dnecho is waiting for Ctrl+C to continue...")
+		}
+		<-sig.soft.Done()
+	}
+	_ = a.srv.Close()
+}

@@ -1,0 +1,267 @@
+package aggregate
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dnecho/dnecho/engine/aggregate/wire"
+	"github.com/dnecho/dnecho/engine/ingest"
+	"github.com/dnecho/dnecho/engine/metrics"
+	"github.com/dnecho/dnecho/engine/threshold"
+)
+
+// instance is one connected instance of the test.
+type instance struct {
+	hello  wire.Hello
+	remote string // the connection's peer address
+	conn   net.Conn
+	w      *bufio.Writer
+	wmu    sync.Mutex
+
+	mu                     sync.Mutex
+	series                 map[uint64]seriesRef
+	elapsedNs, vus, vusMax int64
+	final                  *wire.Final
+	lost                   error // why the connection ended before Final
+	samples                int64
+}
+
+type seriesRef struct {
+	m    *metrics.Metric
+	tags *metrics.Tags
+}
+
+// Result is the whole test's outcome.
+type Result struct {
+	// Snapshot holds the merged sinks, Thresholds their final evaluation (nil without).
+	Snapshot   *ingest.Snapshot
+	Thresholds *threshold.Set
+	// Duration is the test run time: the longest instance's.
+	Duration time.Duration
+	// Hello is the first instance's introduction (nil when none joined): its summary options
+	// apply to the whole test.
+	Hello     *wire.Hello
+	Expected  int
+	Instances []InstanceReport
+	Verdict   wire.Verdict
+}
+
+// InstanceReport is how one instance ended.
+type InstanceReport struct {
+	Name, Segment string
+	// ExitCode is the instance's own outcome (its Final); -1 when lost.
+	ExitCode int
+	Error    string
+	Lost     bool
+	// Samples counts the samples its deltas carried.
+	Samples int64
+	Elapsed time.Duration
+}
+
+func (in *instance) ended() bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.final != nil || in.lost != nil
+}
+
+func (in *instance) elapsed() time.Duration {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.final != nil {
+		return time.Duration(in.final.DurationNs)
+	}
+	return time.Duration(in.elapsedNs)
+}
+
+func (in *instance) report() InstanceReport {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	r := InstanceReport{Name: in.hello.Instance, Segment: in.hello.Segment, Samples: in.samples, Elapsed: time.Duration(in.elapsedNs), ExitCode: -1}
+	switch {
+	case in.final != nil:
+		r.ExitCode, r.Error, r.Elapsed = in.final.ExitCode, in.final.Error, time.Duration(in.final.DurationNs)
+	default:
+		r.Lost = true
+		if in.lost != nil {
+			r.Error = in.lost.Error()
+		} else {
+			r.Error = "still running when the aggregator stopped waiting"
+		}
+	}
+	return r
+}
+
+// serve runs one instance's connection: Hello, States, Final, then the verdict.
+func (a *Aggregator) serve(ctx context.Context, conn net.Conn) {
+	defer conn.Close()
+	stopOnEnd := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stopOnEnd()
+	r := bufio.NewReader(conn)
+	in := &instance{remote: conn.RemoteAddr().String(), conn: conn, w: bufio.NewWriter(conn), series: map[uint64]seriesRef{}}
+	typ, p, err := wire.ReadFrame(r)
+	if err == nil && typ != wire.FrameHello {
+		err = fmt.Errorf("expected a hello, got frame %q", typ)
+	}
+	if err == nil {
+		err = json.Unmarshal(p, &in.hello)
+	}
+	if err == nil {
+		err = a.register(in)
+	}
+	if err != nil {
+		a.log.Error(fmt.Sprintf("instance from %s refused: %v", in.remote, err))
+		in.send(wire.FrameError, wire.Error{Message: err.Error()})
+		return
+	}
+	a.log.Info(fmt.Sprintf("instance %s joined (segment %s, from %s)", in.hello.Instance, in.hello.Segment, in.remote))
+	if err := a.readStates(r, in); err != nil {
+		in.mu.Lock()
+		in.lost = err
+		elapsed := time.Duration(in.elapsedNs)
+		in.mu.Unlock()
+		a.log.Error(fmt.Sprintf("instance %s (segment %s) was lost after %s: %v; the whole test's results include its samples up to then",
+			in.hello.Instance, in.hello.Segment, elapsed.Round(time.Millisecond), err))
+		a.ended()
+		return
+	}
+	a.ended()
+	select {
+	case <-a.verdict:
+		in.send(wire.FrameVerdict, a.final)
+	case <-ctx.Done():
+	}
+}
+
+// readStates applies States until the instance's Final.
+func (a *Aggregator) readStates(r *bufio.Reader, in *instance) error {
+	for {
+		typ, p, err := wire.ReadFrame(r)
+		switch {
+		case errors.Is(err, io.EOF):
+			return errors.New("the connection closed before the instance's end")
+		case err != nil:
+			return err
+		}
+		switch typ {
+		case wire.FrameState:
+			st, err := wire.DecodeState(p)
+			if err != nil {
+				return err
+			}
+			if err := a.apply(in, st); err != nil {
+				return err
+			}
+		case wire.FrameFinal:
+			var f wire.Final
+			if err := json.Unmarshal(p, &f); err != nil {
+				return fmt.Errorf("final: %w", err)
+			}
+			in.mu.Lock()
+			in.final = &f
+			in.mu.Unlock()
+			a.log.Info(fmt.Sprintf("instance %s (segment %s) ended: exit code %d", in.hello.Instance, in.hello.Segment, f.ExitCode))
+			return nil
+		default:
+			return fmt.Errorf("unexpected frame %q", typ)
+		}
+	}
+}
+
+// apply merges one State into the whole test.
+func (a *Aggregator) apply(in *instance, st *wire.State) error {
+	for _, d := range st.NewSeries {
+		m, err := a.reg.NewMetric(d.Metric, d.Type, d.Contains)
+		if err != nil {
+			return err
+		}
+		tags := make(map[string]string, len(d.Tags))
+		for _, t := range d.Tags {
+			tags[t.Key] = t.Value
+		}
+		in.series[d.ID] = seriesRef{m: m, tags: metrics.NewTags(tags)}
+	}
+	var n int64
+	for i := range st.Deltas {
+		sd := &st.Deltas[i]
+		ref, ok := in.series[sd.ID]
+		if !ok || ref.m.Type != sd.Type {
+			return fmt.Errorf("delta for unknown series %d", sd.ID)
+		}
+		a.collector.AddDelta(ref.m, ref.tags, &sd.Delta)
+		if a.o.Samples != nil {
+			if smp := Synthesize(ref.m, ref.tags, &sd.Delta); len(smp) > 0 {
+				a.o.Samples.PushSamples(smp)
+			}
+		}
+		n += sd.Delta.N
+	}
+	in.mu.Lock()
+	in.elapsedNs, in.vus, in.vusMax = int64(st.Elapsed), st.VUs, st.VUsMax
+	in.samples += n
+	in.mu.Unlock()
+	return nil
+}
+
+// send writes one JSON frame; failures only mean the instance is gone.
+func (in *instance) send(typ byte, v any) {
+	in.wmu.Lock()
+	defer in.wmu.Unlock()
+	_ = in.conn.SetWriteDeadline(time.Now().Add(10 * time.Second))
+	_ = wire.WriteJSON(in.w, typ, v)
+}
+
+// stopBody is the PATCH k6-operator sends to stop a runner.
+const stopBody = `{"data":{"attributes":{"paused":false,"stopped":true},"id":"default","type":"status"}}`
+
+// stop ends the instance's run: through its REST API when it has one (k6's PATCH /v1/status
+// with stopped: true, exit code 103 there), else with a Stop frame on the stream.
+func (in *instance) stop(ctx context.Context, hc *http.Client, log *slog.Logger) {
+	addr := in.apiAddr()
+	if addr == "" {
+		in.send(wire.FrameStop, struct{}{})
+		return
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPatch, "http://"+addr+"/v1/status", strings.NewReader(stopBody))
+	if err == nil {
+		req.Header.Set("Content-Type", "application/json")
+		var resp *http.Response
+		if resp, err = hc.Do(req); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode >= 400 {
+				err = fmt.Errorf("HTTP %s", resp.Status)
+			}
+		}
+	}
+	if err != nil {
+		log.Warn(fmt.Sprintf("stop instance %s through %s: %v; stopping it through the stream", in.hello.Instance, addr, err))
+		in.send(wire.FrameStop, struct{}{})
+	}
+}
+
+// apiAddr is the instance's REST API address, with an unspecified host (0.0.0.0, as
+// k6-operator passes it) replaced by the address the instance connected from.
+func (in *instance) apiAddr() string {
+	if in.hello.API == "" {
+		return ""
+	}
+	host, port, err := net.SplitHostPort(in.hello.API)
+	if err != nil {
+		return in.hello.API
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		if rh, _, err := net.SplitHostPort(in.remote); err == nil {
+			host = rh
+		}
+	}
+	return net.JoinHostPort(host, port)
+}

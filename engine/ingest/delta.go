@@ -1,0 +1,67 @@
+package ingest
+
+import (
+	"github.com/dnecho/dnecho/engine/metrics"
+)
+
+// AddDelta merges what one series (m with tags) gained on another instance of a distributed
+// test, with the effect its samples would have had if pushed here: the metric's sink, the
+// sub-metrics and breakdowns the tags select, and the check and group tree. Outputs do not see
+// deltas. It is safe for concurrent use.
+func (c *Collector) AddDelta(m *metrics.Metric, tags *metrics.Tags, d *metrics.Delta) {
+	if m == nil || d.N <= 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s := c.lookup(m); s != nil {
+		s.merge(tags, d)
+	}
+	if b := c.opts.Builtins; b != nil {
+		switch m {
+		case b.Checks:
+			c.tree.addCheckDelta(tags, d)
+		case b.GroupDuration:
+			p, _ := tags.Get("group")
+			c.tree.group(p)
+		}
+	}
+}
+
+func (s *series) merge(tags *metrics.Tags, d *metrics.Delta) {
+	s.sink.MergeDelta(d)
+	for i := range s.subs {
+		if tags.Contains(s.subs[i].sm.Tags) {
+			s.subs[i].sink.MergeDelta(d)
+		}
+	}
+	for _, b := range s.breakdowns {
+		v, ok := tags.Get(b.key)
+		if !ok {
+			continue
+		}
+		sink := b.byValue[v]
+		if sink == nil {
+			if len(b.order) >= s.maxValues {
+				b.overflow += d.N
+				continue
+			}
+			sink = metrics.NewSink(s.metric)
+			b.byValue[v] = sink
+			b.order = append(b.order, v)
+		}
+		sink.MergeDelta(d)
+	}
+}
+
+// addCheckDelta counts a checks delta: Trues passes and the rest fails.
+func (t *checkTree) addCheckDelta(tags *metrics.Tags, d *metrics.Delta) {
+	name, ok := tags.Get("check")
+	if !ok {
+		return
+	}
+	gp, _ := tags.Get("group")
+	c := t.check(gp, name)
+	c.Passes += d.Trues
+	c.Fails += d.N - d.Trues
+}

@@ -1,0 +1,191 @@
+package runner
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dnecho/dnecho/engine/null"
+	"github.com/dnecho/dnecho/engine/options"
+	"github.com/dnecho/dnecho/engine/restapi"
+	"github.com/dnecho/dnecho/internal/exitcode"
+)
+
+// apiRun is a run with its REST API served by the real handler.
+type apiRun struct {
+	t    *testing.T
+	srv  *httptest.Server
+	done chan testRunOutput
+}
+
+func startAPIRun(t *testing.T, src string, cli options.Options) *apiRun {
+	t.Helper()
+	ctl := NewControl()
+	r := &apiRun{t: t, srv: httptest.NewServer(restapi.Handler(ctl, nil)), done: make(chan testRunOutput, 1)}
+	t.Cleanup(r.srv.Close)
+	go func() {
+		r.done <- runScript(t, src, cli, func(c *Config) { c.Control = ctl }, nil)
+	}()
+	return r
+}
+
+// call sends a request and returns the status code and body.
+func (r *apiRun) call(method, path, body string) (int, string) {
+	r.t.Helper()
+	req, err := http.NewRequest(method, r.srv.URL+path, strings.NewReader(body))
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// status reads /v1/status's attributes.
+func (r *apiRun) status() map[string]any {
+	r.t.Helper()
+	code, body := r.call(http.MethodGet, "/v1/status", "")
+	var doc struct {
+		Data struct {
+			Type, ID   string
+			Attributes map[string]any
+		}
+	}
+	if err := json.Unmarshal([]byte(body), &doc); err != nil || code != 200 || doc.Data.Type != "status" || doc.Data.ID != "default" {
+		r.t.Fatalf("GET /v1/status: %d %s (%v)", code, body, err)
+	}
+	return doc.Data.Attributes
+}
+
+// waitStatus polls /v1/status until its numeric status is want (a minute at most).
+func (r *apiRun) waitStatus(want restapi.RunStatus) map[string]any {
+	r.t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		s := r.status()
+		if s["status"] == float64(want) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			r.t.Fatalf("status %v after a minute, want %d", s, want)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+const patchResume = `{"data":{"attributes":{"paused":false,"stopped":false},"id":"default","type":"status"}}`
+
+func TestAPIPausedRunResumes(t *testing.T) {
+	r := startAPIRun(t, `
+export const options = { vus: 2, iterations: 4 };
+export function setup() { return { n: 7 }; }
+export default function (data) { if (data.n !== 7) throw new Error("setup data " + JSON.stringify(data)); }
+`, options.Options{Paused: null.From(true)})
+	s := r.waitStatus(restapi.StatusPausedBeforeRun)
+	if s["paused"] != true || s["vus-max"] != float64(2) || s["running"] != false {
+		t.Errorf("paused status = %v", s)
+	}
+	for _, c := range []struct {
+		method, path, body string
+		code               int
+		want               string
+	}{
+		{"PATCH", "/v1/status", `{"data":{"attributes":{"paused":true}}}`, 500,
+			`{"errors":[{"status":"500","title":"Pause error","detail":"execution is already paused"}]}`},
+		{"PATCH", "/v1/status", `{"data":{"attributes":{"vus":5}}}`, 500,
+			`{"errors":[{"status":"500","title":"Execution config error","detail":"live VU configuration updates are not supported"}]}`},
+		{"PATCH", "/v1/status", `{`, 400, `"title":"Invalid data"`},
+		{"POST", "/v1/status", ``, 405, ``},
+		{"DELETE", "/v1/setup", ``, 405, ``},
+		{"GET", "/v1/setup", ``, 200, `{"data":{"type":"setupData","id":"default","attributes":{}}}`},
+		{"GET", "/v1/metrics/nope", ``, 404, `{"errors":[{"status":"404","title":"Not Found","detail":"No metric with that ID was found"}]}`},
+	} {
+		code, body := r.call(c.method, c.path, c.body)
+		if code != c.code || !strings.Contains(body, c.want) || (c.want == "" && body != "") {
+			t.Errorf("%s %s %s: %d %s, want %d %s", c.method, c.path, c.body, code, body, c.code, c.want)
+		}
+	}
+	if code, body := r.call("PATCH", "/v1/status", patchResume); code != 200 || !strings.Contains(body, `"paused":false`) {
+		t.Errorf("resume: %d %s", code, body)
+	}
+	out := <-r.done
+	if out.err != nil {
+		t.Fatalf("run: %v\n%s", out.err, out.logs)
+	}
+	if s := r.status(); s["status"] != float64(restapi.StatusEnded) || s["running"] != false {
+		t.Errorf("final status = %v", s)
+	}
+	code, body := r.call("GET", "/v1/metrics/iterations", "")
+	if code != 200 || !strings.Contains(body, `"type":"metrics","id":"iterations","attributes":{"type":"counter","contains":"default","tainted":null,"sample":{"count":4,`) {
+		t.Errorf("GET /v1/metrics/iterations: %d %s", code, body)
+	}
+}
+
+func TestAPIStop(t *testing.T) {
+	for _, paused := range []bool{false, true} {
+		r := startAPIRun(t, `
+import { sleep } from 'k6';
+export const options = { vus: 1, duration: '10m' };
+export default function () { sleep(0.01); }
+export function teardown() { console.log("teardown ran"); }
+`, options.Options{Paused: null.From(paused)})
+		if paused {
+			r.waitStatus(restapi.StatusPausedBeforeRun)
+		} else {
+			r.waitStatus(restapi.StatusRunning)
+		}
+		if code, body := r.call("PATCH", "/v1/status", `{"data":{"attributes":{"stopped":true}}}`); code != 200 || !strings.Contains(body, `"stopped":true`) {
+			t.Errorf("stop: %d %s", code, body)
+		}
+		out := <-r.done
+		if out.code != exitcode.StoppedFromAPI || !strings.Contains(out.err.Error(), "test run stopped from REST API") {
+			t.Errorf("paused %v: exit %d (%v), want 103", paused, out.code, out.err)
+		}
+		if ran := strings.Contains(out.logs, "teardown ran"); ran == paused {
+			t.Errorf("paused %v: teardown ran = %v", paused, ran)
+		}
+		if s := r.status(); s["status"] != float64(restapi.StatusInterrupted) || s["stopped"] != true {
+			t.Errorf("paused %v: final status = %v", paused, s)
+		}
+	}
+}
+
+// TestAPISetupByHand is k6-operator's flow for cloud runs: --no-setup --no-teardown, setup run
+// on one instance through the API and its data handed to the others with PUT.
+func TestAPISetupByHand(t *testing.T) {
+	r := startAPIRun(t, `
+export const options = { vus: 1, iterations: 1 };
+export function setup() { return { from: "setup" }; }
+export default function (data) { if (data.from !== "put") throw new Error("data " + JSON.stringify(data)); }
+export function teardown(data) { console.log("teardown saw " + data.from); }
+`, options.Options{Paused: null.From(true), NoSetup: null.From(true), NoTeardown: null.From(true)})
+	r.waitStatus(restapi.StatusPausedBeforeRun)
+	if code, body := r.call("POST", "/v1/setup", ""); code != 200 || body != `{"data":{"type":"setupData","id":"default","attributes":{"data":{"from":"setup"}}}}` {
+		t.Errorf("POST /v1/setup: %d %s", code, body)
+	}
+	if code, body := r.call("PUT", "/v1/setup", `{"from":"put"}`); code != 200 || !strings.Contains(body, `"attributes":{"data":{"from":"put"}}`) {
+		t.Errorf("PUT /v1/setup: %d %s", code, body)
+	}
+	if code, body := r.call("PUT", "/v1/setup", `{nope`); code != 400 || !strings.Contains(body, `"title":"Error parsing request body"`) {
+		t.Errorf("PUT bad JSON: %d %s", code, body)
+	}
+	if code, _ := r.call("POST", "/v1/teardown", ""); code != 200 {
+		t.Errorf("POST /v1/teardown: %d", code)
+	}
+	r.call("PATCH", "/v1/status", patchResume)
+	out := <-r.done
+	if out.err != nil || !strings.Contains(out.logs, "teardown saw put") {
+		t.Errorf("run: %v\n%s", out.err, out.logs)
+	}
+	if code, body := r.call("POST", "/v1/teardown", ""); code != 500 || !strings.Contains(body, "the test run is over") {
+		t.Errorf("teardown after the end: %d %s", code, body)
+	}
+}
