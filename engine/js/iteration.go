@@ -87,7 +87,10 @@ func (vu *VU) RunIteration(ctx context.Context, it exec.Iteration) (interrupted 
 
 	vu.arm(ctx)
 	start := time.Now()
-	_, jsErr := vu.execFn(goja.Undefined(), data)
+	jsErr := vu.loop.run(ctx, func() error {
+		_, err := vu.execFn(goja.Undefined(), data)
+		return err
+	})
 	end := time.Now()
 	// An interrupt or exception inside group() skips its restore of the group tag.
 	vu.tags.SetGroup(root)

@@ -86,6 +86,7 @@ type Runner struct {
 
 	options   json.RawMessage
 	functions map[string]bool
+	exports   map[string]bool
 
 	flushSamples  int
 	flushInterval time.Duration
@@ -136,6 +137,7 @@ func Load(ctx context.Context, cfg Config) (*Runner, error) {
 	r.factories[modules.NameK6] = k6.New
 	r.factories[modules.NameMetrics] = jsmetrics.New
 	r.factories[modules.NameExecution] = execution.New
+	r.factories[modules.NameTimers] = func() modules.Module { return timersModule{} }
 	for name, f := range cfg.Modules {
 		r.factories[name] = f
 	}
@@ -158,6 +160,10 @@ func Load(ctx context.Context, cfg Config) (*Runner, error) {
 	}
 	r.test.Options = stripShortcuts(r.options)
 	r.functions = vu.exportedFunctions()
+	r.exports = map[string]bool{}
+	for _, k := range vu.exports.Keys() {
+		r.exports[k] = true
+	}
 	vu.Flush()
 	return r, nil
 }
@@ -184,6 +190,9 @@ func (r *Runner) Configure(o RunOptions) {
 // Options returns the script's exported `options` object as JSON ("{}" when there is none).
 // Values are kept as the script wrote them: durations may be numbers (ms) or strings.
 func (r *Runner) Options() json.RawMessage { return r.options }
+
+// HasExport reports whether the script exports a value (of any type) by that name.
+func (r *Runner) HasExport(name string) bool { return r.exports[name] }
 
 // HasFunction reports whether the script exports a function by that name (e.g. a scenario's
 // exec, "setup", "handleSummary").

@@ -13,11 +13,16 @@ const (
 	NameK6        = "k6"
 	NameMetrics   = "k6/metrics"
 	NameExecution = "k6/execution"
+	NameTimers    = "k6/timers"
 )
 
 // IsBuiltin reports whether name is one of the modules the runner always provides.
 func IsBuiltin(name string) bool {
-	return name == NameK6 || name == NameMetrics || name == NameExecution
+	switch name {
+	case NameK6, NameMetrics, NameExecution, NameTimers:
+		return true
+	}
+	return false
 }
 
 // Names returns the sorted names in a factory set; used for "unknown module" messages.
