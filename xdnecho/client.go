@@ -8,6 +8,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/dnecho/dnecho/engine/js/modules"
+	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/ozone/echo"
 )
 
@@ -15,6 +16,7 @@ import (
 const (
 	MsgClientOutsideInit = "dnecho.Client must be created in the init context"
 	MsgEchoInInit        = "client.echo() is not allowed in the init context; call it from the default function or a scenario's exec function"
+	MsgEchoAsyncInInit   = "client.echoAsync() is not allowed in the init context; call it from the default function or a scenario's exec function"
 )
 
 // errNoCluster replaces echo.ErrNoCluster with advice for scripts.
@@ -50,6 +52,7 @@ func (i *instance) clientConstructor() goja.Value {
 			modules.Throw(rt, fmt.Errorf("dnecho.Client: %w", err))
 		}
 		_ = call.This.Set("echo", c.echo)
+		_ = call.This.Set("echoAsync", c.echoAsync)
 		_ = call.This.Set("pipeline", c.pipeline)
 		return nil
 	}).(*goja.Object)
@@ -93,31 +96,86 @@ func (c *client) echo(call goja.FunctionCall) goja.Value {
 	if vu.InitContext() {
 		modules.ThrowMessage(rt, MsgEchoInInit)
 	}
-	req, err := c.memo.parse(vu, call.Argument(0), c.cfg.throw)
+	req, ec, err := c.prepare(call.Argument(0))
 	if err != nil {
 		modules.Throw(rt, fmt.Errorf("client.echo: %w", err))
 	}
+	res := ec.Echo(vu.Context(), vu.ID())
+	tags := vu.Tags()
+	v, err := c.record(res, req, tags.Current(), tags.Metadata(), time.Now())
+	if err != nil {
+		modules.Throw(rt, err)
+	}
+	return v
+}
+
+// echoAsync is client.echoAsync(request?): the Echo RPC of echo() made on a goroutine of its
+// own, so that one VU keeps many calls in flight (as k6's gRPC asyncInvoke does). It returns a
+// Promise of the same result object; the samples are those of echo(), with the VU's tags as
+// they were when the call was made. The VU's event loop keeps the iteration going until the
+// call has returned, and settles the promise on the VU's goroutine: the runtime, the VU's
+// sample buffer and the client's caches are only used there. Errors reject the promise.
+func (c *client) echoAsync(call goja.FunctionCall) goja.Value {
+	vu := c.inst.vu
+	rt := vu.Runtime()
+	if vu.InitContext() {
+		modules.ThrowMessage(rt, MsgEchoAsyncInInit)
+	}
+	p, resolve, reject := rt.NewPromise()
+	req, ec, err := c.prepare(call.Argument(0))
+	if err != nil {
+		_ = reject(rt.NewGoError(fmt.Errorf("client.echoAsync: %w", err)))
+		return rt.ToValue(p)
+	}
+	tags, meta := vu.Tags().Current(), vu.Tags().Metadata()
+	ctx, worker := vu.Context(), vu.ID()
+	enqueue := vu.RegisterCallback()
+	go func() {
+		res := ec.Echo(ctx, worker)
+		end := time.Now()
+		enqueue(func() error {
+			v, err := c.record(res, req, tags, meta, end)
+			if err != nil {
+				return reject(rt.NewGoError(err))
+			}
+			return resolve(v)
+		})
+	}()
+	return rt.ToValue(p)
+}
+
+// prepare parses a request argument and returns the session's prepared call for it.
+func (c *client) prepare(arg goja.Value) (echoCall, *echo.Call, error) {
+	req, err := c.memo.parse(c.inst.vu, arg, c.cfg.throw)
+	if err != nil {
+		return req, nil, err
+	}
 	ec, err := c.callFor(req.req)
 	if err != nil {
-		modules.Throw(rt, fmt.Errorf("client.echo: %w", echo.Rename(err, optionName)))
+		return req, nil, echo.Rename(err, optionName)
 	}
-	res := ec.Echo(vu.Context(), vu.ID())
+	return req, ec, nil
+}
+
+// record emits the samples of a finished call, tagged with the VU's tags of when the call was
+// made, and returns its result object; with the throw option a failed call is an error instead.
+func (c *client) record(res echo.Result, req echoCall, vuTags *metrics.Tags, meta map[string]string, end time.Time) (goja.Value, error) {
 	if res.Interrupted {
 		// The iteration was interrupted (end of scenario, abort) and the call failed because of
 		// it: it says nothing about the DataNode, so it is not measured, like an interrupted
 		// iteration is not. A call that completed before the interrupt keeps its samples.
-		return c.inst.resultObject(res)
+		return c.inst.resultObject(res), nil
 	}
-	tags := c.tags.get(vu.Tags().Current(), res.DataNode.UUID, res.Label)
+	tags := c.tags.get(vuTags, res.DataNode.UUID, res.Label)
 	if req.tags != nil {
 		tags = tags.Merge(req.tags)
 	}
-	c.inst.metrics.push(vu, time.Now(), tags, res.Latency, res.Err != nil, res.BytesSent, res.BytesReceived)
+	c.inst.metrics.push(c.inst.vu, end, tags, meta, res.Latency, res.Err != nil, res.BytesSent, res.BytesReceived)
 	if res.Err != nil && req.throw {
-		modules.Throw(rt, fmt.Errorf("dnecho: echo to DataNode %s (%s) failed: %s: %s",
-			res.DataNode.UUID, res.DataNode.Addr, res.Label, res.Message))
+		return nil, fmt.Errorf("dnecho: echo to DataNode %s (%s) failed: %s: %s",
+			res.DataNode.UUID, res.DataNode.Addr, res.Label, res.Message)
 	}
-	return c.inst.resultObject(res)
+	return c.inst.resultObject(res), nil
 }
 
 // callFor returns the session's prepared Call for a request, from the VU's cache.

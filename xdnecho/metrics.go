@@ -68,9 +68,8 @@ func (r *Root) echoMetrics(t *modules.Test) (*echoMetrics, error) {
 	return m, nil
 }
 
-// push emits the samples of one call. The samples share one tag set and one timestamp.
-func (m *echoMetrics) push(vu modules.VU, now time.Time, tags *metrics.Tags, rtt time.Duration, failed bool, sent, received int) {
-	meta := vu.Tags().Metadata()
+// push emits the samples of one call. The samples share one tag set, metadata and timestamp.
+func (m *echoMetrics) push(vu modules.VU, now time.Time, tags *metrics.Tags, meta map[string]string, rtt time.Duration, failed bool, sent, received int) {
 	fail := 0.0
 	if failed {
 		fail = 1

@@ -26,7 +26,7 @@ type loop struct {
 
 	mu       sync.Mutex
 	queue    []func() error
-	spare    []func() error // the previous queue's array, reused
+	spare    []func() error // an emptied queue array for the next swap, or nil
 	reserved int            // reserve calls whose enqueue has not been called yet
 	wake     chan struct{}  // capacity 1: "queue or reserved changed"
 
@@ -94,7 +94,7 @@ func (l *loop) run(ctx context.Context, first func() error) error {
 	err := l.task(first)
 	for err == nil {
 		var more bool
-		if more, err = l.step(); err != nil || more {
+		if more, err = l.step(ctx); err != nil || more {
 			continue
 		}
 		if !l.busy() {
@@ -120,12 +120,18 @@ func (l *loop) task(f func() error) error {
 }
 
 // step runs the queued callbacks and the timers that are due. more reports that it ran
-// something, which may have queued more.
-func (l *loop) step() (more bool, err error) {
+// something, which may have queued more. Nothing runs once ctx has ended.
+func (l *loop) step(ctx context.Context) (more bool, err error) {
 	l.mu.Lock()
 	queue := l.queue
-	l.queue = l.spare[:0]
+	if len(queue) > 0 {
+		// Swap in the spare array; the two never share one, since enqueue appends concurrently.
+		l.queue, l.spare = l.spare, nil
+	}
 	l.mu.Unlock()
+	if len(queue) > 0 && ctx.Err() != nil {
+		return true, errInterrupted
+	}
 	for i, f := range queue {
 		queue[i] = nil
 		if err := l.task(f); err != nil {
@@ -143,6 +149,9 @@ func (l *loop) step() (more bool, err error) {
 	}
 	now := time.Now()
 	for t := l.timers.due(now); t != nil; t = l.timers.due(now) {
+		if ctx.Err() != nil {
+			return true, errInterrupted
+		}
 		more = true
 		if err := l.task(t.fire); err != nil {
 			return true, err
@@ -163,6 +172,9 @@ func (l *loop) busy() bool {
 
 // wait blocks until a callback is queued, the earliest timer is due, or ctx ends.
 func (l *loop) wait(ctx context.Context) error {
+	if ctx.Err() != nil {
+		return errInterrupted
+	}
 	var due <-chan time.Time
 	if next, ok := l.timers.next(); ok {
 		d := time.Until(next)
@@ -181,6 +193,9 @@ func (l *loop) wait(ctx context.Context) error {
 	case <-l.wake:
 	case <-due:
 	case <-ctx.Done():
+	}
+	if ctx.Err() != nil {
+		// Checked even when a callback arrived too: select picks at random among ready cases.
 		return errInterrupted
 	}
 	return nil
