@@ -12,6 +12,8 @@ import (
 
 	"github.com/dnecho/dnecho/engine/js/groups"
 	"github.com/dnecho/dnecho/engine/js/modules"
+	"github.com/dnecho/dnecho/engine/js/modules/crypto"
+	"github.com/dnecho/dnecho/engine/js/modules/encoding"
 	"github.com/dnecho/dnecho/engine/js/modules/execution"
 	"github.com/dnecho/dnecho/engine/js/modules/k6"
 	jsmetrics "github.com/dnecho/dnecho/engine/js/modules/metrics"
@@ -138,6 +140,8 @@ func Load(ctx context.Context, cfg Config) (*Runner, error) {
 	r.factories[modules.NameMetrics] = jsmetrics.New
 	r.factories[modules.NameExecution] = execution.New
 	r.factories[modules.NameTimers] = func() modules.Module { return timersModule{} }
+	r.factories[modules.NameEncoding] = encoding.New
+	r.factories[modules.NameCrypto] = crypto.New
 	for name, f := range cfg.Modules {
 		r.factories[name] = f
 	}

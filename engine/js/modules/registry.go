@@ -14,12 +14,14 @@ const (
 	NameMetrics   = "k6/metrics"
 	NameExecution = "k6/execution"
 	NameTimers    = "k6/timers"
+	NameEncoding  = "k6/encoding"
+	NameCrypto    = "k6/crypto"
 )
 
 // IsBuiltin reports whether name is one of the modules the runner always provides.
 func IsBuiltin(name string) bool {
 	switch name {
-	case NameK6, NameMetrics, NameExecution, NameTimers:
+	case NameK6, NameMetrics, NameExecution, NameTimers, NameEncoding, NameCrypto:
 		return true
 	}
 	return false
