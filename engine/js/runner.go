@@ -13,6 +13,7 @@ import (
 	"github.com/dnecho/dnecho/engine/js/groups"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/js/modules/crypto"
+	"github.com/dnecho/dnecho/engine/js/modules/data"
 	"github.com/dnecho/dnecho/engine/js/modules/encoding"
 	"github.com/dnecho/dnecho/engine/js/modules/execution"
 	"github.com/dnecho/dnecho/engine/js/modules/k6"
@@ -142,6 +143,7 @@ func Load(ctx context.Context, cfg Config) (*Runner, error) {
 	r.factories[modules.NameTimers] = func() modules.Module { return timersModule{} }
 	r.factories[modules.NameEncoding] = encoding.New
 	r.factories[modules.NameCrypto] = crypto.New
+	r.factories[modules.NameData] = data.New
 	for name, f := range cfg.Modules {
 		r.factories[name] = f
 	}

@@ -16,12 +16,13 @@ const (
 	NameTimers    = "k6/timers"
 	NameEncoding  = "k6/encoding"
 	NameCrypto    = "k6/crypto"
+	NameData      = "k6/data"
 )
 
 // IsBuiltin reports whether name is one of the modules the runner always provides.
 func IsBuiltin(name string) bool {
 	switch name {
-	case NameK6, NameMetrics, NameExecution, NameTimers, NameEncoding, NameCrypto:
+	case NameK6, NameMetrics, NameExecution, NameTimers, NameEncoding, NameCrypto, NameData:
 		return true
 	}
 	return false
