@@ -41,6 +41,10 @@ type runFlags struct {
 	quiet, noColor, verbose, throw     bool
 	noThresholds, noSetup, noTeardown  bool
 
+	// k6 flags whose options act on the runner (docs/k6-compat.md, "CLI").
+	minIterationDuration, segment, segmentSequence string
+	consoleOutput, logOutput, compatibilityMode    string
+
 	// cluster holds --conf, -D, --scm, --tls-ca and --user: the dnecho.Client defaults.
 	cluster echo.Spec
 	specs   *specFlags
@@ -107,6 +111,12 @@ and stops it at the end.`,
 	fl.StringVarP(&f.config, "config", "c", "", "JSON config file (also K6_CONFIG)")
 	fl.BoolVarP(&f.throw, "throw", "w", false, "throw on metric-value and tag warnings instead of logging them")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "debug logging")
+	fl.StringVar(&f.logOutput, "log-output", "stderr", "where logs go: stderr, stdout, none or file=PATH[,level=LEVEL] (also K6_LOG_OUTPUT)")
+	fl.StringVar(&f.consoleOutput, "console-output", "", "write console.* output to FILE instead of the log")
+	fl.StringVar(&f.minIterationDuration, "min-iteration-duration", "", "minimum time an iteration holds its VU, e.g. 1s")
+	fl.StringVar(&f.segment, "execution-segment", "", "the part of the test this instance runs, e.g. 1/4:2/4 (with --execution-segment-sequence)")
+	fl.StringVar(&f.segmentSequence, "execution-segment-sequence", "", "the segments of all instances, e.g. 0,1/4,2/4,3/4,1")
+	fl.StringVar(&f.compatibilityMode, "compatibility-mode", options.DefaultCompatibilityMode, "JavaScript compatibility mode: extended or base")
 	f.specs = newSpecFlags(fl, &f.cluster)
 	f.specs.addCluster()
 	f.specs.add(echo.FieldTLSCA, "tls-ca", "", "files", "", "CA certificate PEM file(s) for TLS to the DataNodes")
@@ -147,10 +157,20 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 	if f.verbose {
 		level = slog.LevelDebug
 	}
-	log := slog.New(ui.NewLogHandler(disp.LogWriter(s.err), ui.LogOptions{
-		Format: pre.LogFormat.V, Level: level, Color: errTTY && !noColor,
+	logOut, err := openLogOutput(pre.LogOutput.V)
+	if err != nil {
+		return withCode(exitcode.InvalidConfig, err)
+	}
+	defer logOut.close()
+	level = logOut.levelOr(level)
+	logTTY := (logOut.stream == "stderr" && errTTY) || (logOut.stream == "stdout" && outTTY)
+	log := slog.New(ui.NewLogHandler(disp.LogWriter(logOut.writer(s)), ui.LogOptions{
+		Format: pre.LogFormat.V, Level: level, Color: logTTY && !noColor,
 	}))
 	disp.SetLogger(log)
+	consoleLogger := func(w io.Writer) *slog.Logger {
+		return slog.New(ui.NewLogHandler(w, ui.LogOptions{Format: pre.LogFormat.V, Level: level}))
+	}
 
 	defaults := dnechoext.Defaults{
 		SCM: f.cluster.Cluster.SCM, ConfDir: f.cluster.Cluster.ConfDir, Overrides: f.cluster.Cluster.Overrides,
@@ -172,7 +192,7 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 	_, err = runner.Run(sig.soft, runner.Config{
 		Script: script, Source: source, Layers: layers, Env: scriptEnv, SystemEnv: sysEnv,
 		Stdout: s.out, Stderr: s.err, StdoutTTY: outTTY, StderrTTY: errTTY,
-		Logger: log, Display: disp, Hard: sig.hard, Breakdowns: dnechoBreakdowns(),
+		Logger: log, ConsoleLogger: consoleLogger, Display: disp, Hard: sig.hard, Breakdowns: dnechoBreakdowns(),
 		Modules: map[string]modules.Factory{dnechoext.ImportPath: dnechoext.Factory(defaults)},
 	})
 	if err != nil {
@@ -259,6 +279,11 @@ func (f *runFlags) cliLayer(cmd *cobra.Command) (options.Options, error) {
 		{"summary-mode", &o.SummaryMode, f.summaryMode},
 		{"summary-time-unit", &o.SummaryTimeUnit, f.summaryTimeUnit},
 		{"log-format", &o.LogFormat, f.logFormat},
+		{"log-output", &o.LogOutput, f.logOutput},
+		{"console-output", &o.ConsoleOutput, f.consoleOutput},
+		{"execution-segment", &o.ExecutionSegment, f.segment},
+		{"execution-segment-sequence", &o.ExecutionSegmentSequence, f.segmentSequence},
+		{"compatibility-mode", &o.CompatibilityMode, f.compatibilityMode},
 	}
 	for _, sf := range strFlags {
 		if set(sf.name) {
@@ -281,6 +306,13 @@ func (f *runFlags) cliLayer(cmd *cobra.Command) (options.Options, error) {
 		if set(bf.name) {
 			*bf.dst = null.From(bf.v)
 		}
+	}
+	if set("min-iteration-duration") {
+		d, err := null.ParseDuration(f.minIterationDuration)
+		if err != nil {
+			return bad("min-iteration-duration", err)
+		}
+		o.MinIterationDuration = null.From(d)
 	}
 	if set("summary-trend-stats") {
 		o.SummaryTrendStats = options.SplitList(f.summaryTrendStats)

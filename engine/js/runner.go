@@ -46,6 +46,9 @@ type Config struct {
 	Pusher metrics.Pusher
 	// Logger receives console output, exceptions and warnings. Nil means slog.Default().
 	Logger *slog.Logger
+	// CompatibilityMode is k6's compatibilityMode: "extended" (or "") adds the global `global`
+	// as an alias of globalThis; "base" does not (grafana/k6 internal/js/bundle.go).
+	CompatibilityMode string
 }
 
 // RunOptions are the settings that only exist once options are consolidated. Call
@@ -70,6 +73,12 @@ type RunOptions struct {
 	// mean DefaultFlushSamples and DefaultFlushInterval.
 	FlushSamples  int
 	FlushInterval time.Duration
+	// Console, when not nil, receives console.* output instead of Config.Logger (the
+	// consoleOutput option). The init context of the options VU (Load) still logs to Logger.
+	Console *slog.Logger
+	// MinIterationDuration is the minIterationDuration option: a complete iteration that ends
+	// sooner holds its VU for the rest of it (0: no minimum).
+	MinIterationDuration time.Duration
 }
 
 // Runner is one compiled script for one test run: it creates VUs that run it and runs the
@@ -93,6 +102,8 @@ type Runner struct {
 
 	flushSamples  int
 	flushInterval time.Duration
+	minIteration  time.Duration
+	console       *slog.Logger // console.* output; nil: the test logger
 	vuMetadata    bool
 	iterMetadata  bool
 
@@ -191,6 +202,8 @@ func (r *Runner) Configure(o RunOptions) {
 	if o.FlushInterval > 0 {
 		r.flushInterval = o.FlushInterval
 	}
+	r.minIteration = o.MinIterationDuration
+	r.console = o.Console
 }
 
 // Options returns the script's exported `options` object as JSON ("{}" when there is none).

@@ -133,6 +133,9 @@ func (vu *VU) setGlobals() error {
 	for name, fn := range vu.timerFunctions() {
 		globals[name] = fn
 	}
+	if vu.r.cfg.CompatibilityMode != "base" {
+		globals["global"] = rt.GlobalObject()
+	}
 	for name, v := range globals {
 		if err := rt.Set(name, v); err != nil {
 			return err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/null"
+	"github.com/dnecho/dnecho/engine/plan"
 	"github.com/dnecho/dnecho/engine/scenario"
 	"github.com/dnecho/dnecho/engine/summary"
 )
@@ -49,6 +50,8 @@ type Consolidated struct {
 	Scenarios []scenario.Config
 	// Warnings are for the log (layering overrides, ignored options).
 	Warnings []string
+	// Tuple is this instance's execution segment within its sequence; nil runs the whole test.
+	Tuple *plan.ExecutionTuple
 
 	summaryMode summary.Mode
 }
@@ -115,7 +118,34 @@ func (c *Consolidated) validate() error {
 			return &Error{Option: "tags", Err: errors.New("a tag name can't be empty")}
 		}
 	}
+	if d := c.MinIterationDuration; d.Valid && d.V < 0 {
+		return &Error{Option: "minIterationDuration", Err: fmt.Errorf("%s: can't be negative", d.V)}
+	}
+	if err := c.CheckCompatibilityMode(); err != nil {
+		return err
+	}
+	if c.ExecutionSegment.Valid || c.ExecutionSegmentSequence.Valid {
+		et, err := plan.ParseExecutionTuple(c.ExecutionSegment.V, c.ExecutionSegmentSequence.V)
+		if err != nil {
+			return &Error{Option: "executionSegment", Err: err}
+		}
+		c.Tuple = et
+	}
 	return nil
+}
+
+// CheckCompatibilityMode validates compatibilityMode; the script loader needs it before the
+// rest of the options are known.
+func (o *Options) CheckCompatibilityMode() error {
+	if m := o.CompatibilityMode; m.Valid && !slices.Contains(CompatibilityModes, m.V) {
+		return &Error{Option: "compatibilityMode", Err: fmt.Errorf("%q: use one of %s", m.V, strings.Join(CompatibilityModes, ", "))}
+	}
+	return nil
+}
+
+// CompatibilityModeValue is compatibilityMode with its default.
+func (c *Consolidated) CompatibilityModeValue() string {
+	return c.CompatibilityMode.ValueOr(DefaultCompatibilityMode)
 }
 
 // SummaryModeValue is the validated summary mode.

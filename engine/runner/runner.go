@@ -47,6 +47,9 @@ type Config struct {
 	StdoutTTY, StderrTTY bool
 	// Logger receives warnings, script logs and errors; nil discards them.
 	Logger *slog.Logger
+	// ConsoleLogger builds the logger console.* output goes to when the consoleOutput option
+	// names a file (as Logger is built, writing to w); nil means a plain text logger.
+	ConsoleLogger func(w io.Writer) *slog.Logger
 	// Display shows the run header and progress; nil shows nothing.
 	Display Display
 	// Hard, when it ends, stops the test at once (a second Ctrl-C). Nil never ends.
