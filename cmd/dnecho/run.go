@@ -193,6 +193,7 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 		Script: script, Source: source, Layers: layers, Env: scriptEnv, SystemEnv: sysEnv,
 		Stdout: s.out, Stderr: s.err, StdoutTTY: outTTY, StderrTTY: errTTY,
 		Logger: log, ConsoleLogger: consoleLogger, Display: disp, Hard: sig.hard, Breakdowns: dnechoBreakdowns(),
+		Remote:  remoteModules(log),
 		Modules: map[string]modules.Factory{dnechoext.ImportPath: dnechoext.Factory(defaults)},
 	})
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/dnecho/dnecho/engine/js/modules/encoding"
 	"github.com/dnecho/dnecho/engine/js/modules/execution"
 	"github.com/dnecho/dnecho/engine/js/modules/k6"
+	"github.com/dnecho/dnecho/engine/js/modules/k6summary"
 	jsmetrics "github.com/dnecho/dnecho/engine/js/modules/metrics"
 	"github.com/dnecho/dnecho/engine/metrics"
 )
@@ -46,6 +47,11 @@ type Config struct {
 	Pusher metrics.Pusher
 	// Logger receives console output, exceptions and warnings. Nil means slog.Default().
 	Logger *slog.Logger
+	// Files, when not nil, is where local files come from instead of the disk (a test from an
+	// archive).
+	Files FileSystem
+	// Remote gives the source of https:// imports; nil makes them an error.
+	Remote RemoteModules
 	// CompatibilityMode is k6's compatibilityMode: "extended" (or "") adds the global `global`
 	// as an alias of globalThis; "base" does not (grafana/k6 internal/js/bundle.go).
 	CompatibilityMode string
@@ -135,7 +141,7 @@ func Load(ctx context.Context, cfg Config) (*Runner, error) {
 	r := &Runner{
 		cfg:  cfg,
 		path: path,
-		src:  newSources(),
+		src:  newSources(cfg.Files, cfg.Remote),
 		test: &modules.Test{
 			Registry: cfg.Registry,
 			Builtin:  builtin,
@@ -155,6 +161,7 @@ func Load(ctx context.Context, cfg Config) (*Runner, error) {
 	r.factories[modules.NameEncoding] = encoding.New
 	r.factories[modules.NameCrypto] = crypto.New
 	r.factories[modules.NameData] = data.New
+	r.factories[k6summary.Name] = k6summary.New
 	for name, f := range cfg.Modules {
 		r.factories[name] = f
 	}
@@ -216,6 +223,10 @@ func (r *Runner) HasExport(name string) bool { return r.exports[name] }
 // HasFunction reports whether the script exports a function by that name (e.g. a scenario's
 // exec, "setup", "handleSummary").
 func (r *Runner) HasFunction(name string) bool { return r.functions[name] }
+
+// Files returns every file the test has loaded so far (modules, remote modules and open()
+// files), sorted by name: what an archive of the test must hold.
+func (r *Runner) Files() []File { return r.src.list() }
 
 // Groups returns the tree of groups and checks with their counts, for the summary's root_group.
 func (r *Runner) Groups() *groups.Tree { return r.test.Groups }

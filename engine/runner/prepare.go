@@ -92,6 +92,7 @@ func (t *testRun) load(ctx context.Context) error {
 		Filename: t.cfg.Script, Source: t.cfg.Source, Env: t.cfg.Env,
 		Modules:  t.roots.wrap(t.cfg.Modules),
 		Registry: t.reg, Pusher: t.pusher, Logger: t.log,
+		Files: t.cfg.Files, Remote: t.cfg.Remote,
 		CompatibilityMode: pre.CompatibilityMode.V,
 	})
 	if err != nil {
@@ -99,7 +100,11 @@ func (t *testRun) load(ctx context.Context) error {
 	}
 	t.script = r
 	layers := t.cfg.Layers
-	if layers.Script, err = options.FromScript(r.Options()); err != nil {
+	scriptOptions := r.Options()
+	if t.cfg.ScriptOptions != nil {
+		scriptOptions = t.cfg.ScriptOptions
+	}
+	if layers.Script, err = options.FromScript(scriptOptions); err != nil {
 		return err
 	}
 	if t.opts, err = options.Consolidate(layers); err != nil {

@@ -11,12 +11,14 @@ package runner
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"time"
 
 	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/js"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/options"
 	"github.com/dnecho/dnecho/engine/summary"
@@ -37,6 +39,14 @@ type Config struct {
 	SystemEnv map[string]string
 	// Modules are the Go modules the script may import besides the built-in ones (k6/x/...).
 	Modules map[string]modules.Factory
+	// Files, when not nil, is where the script's local files come from instead of the disk (a
+	// test from an archive).
+	Files js.FileSystem
+	// Remote gives the source of https:// imports; nil makes them an error.
+	Remote js.RemoteModules
+	// ScriptOptions, when not nil, stands for the options the script exports (a test from an
+	// archive carries the options it was archived with).
+	ScriptOptions json.RawMessage
 	// Breakdowns are the metrics the summary shows per value of a tag (e.g. a protocol module's
 	// latency per server), so one slow target stands out.
 	Breakdowns []Breakdown

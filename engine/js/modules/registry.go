@@ -1,6 +1,9 @@
 package modules
 
-import "sort"
+import (
+	"sort"
+	"strings"
+)
 
 // Factory creates the root of a module for one test run. It is called once per test, the first
 // time any VU of that test imports the module. A runner receives the factories of its Go
@@ -28,11 +31,14 @@ func IsBuiltin(name string) bool {
 	return false
 }
 
-// Names returns the sorted names in a factory set; used for "unknown module" messages.
+// Names returns the sorted names in a factory set, for "unknown module" messages; dnecho's
+// internal modules (named "dnecho/...") are left out.
 func Names(set map[string]Factory) []string {
 	names := make([]string, 0, len(set))
 	for n := range set {
-		names = append(names, n)
+		if !strings.HasPrefix(n, "dnecho/") {
+			names = append(names, n)
+		}
 	}
 	sort.Strings(names)
 	return names
