@@ -19,6 +19,9 @@ const (
 	MsgEchoAsyncInInit   = "client.echoAsync() is not allowed in the init context; call it from the default function or a scenario's exec function"
 )
 
+// errDry is the error of a call by a Client that did not contact its cluster (Defaults.Dry).
+var errDry = errors.New("this command only reads the script: dnecho.Client did not contact the cluster")
+
 // errNoCluster replaces echo.ErrNoCluster with advice for scripts.
 var errNoCluster = errors.New("no cluster given: pass `scm: 'host:port'` or `conf: '/path/to/ozone-conf'` in the Client options, " +
 	"set OZONE_CONF_DIR, or run the script with `dnecho run --local-cluster` (or --conf/--scm)")
@@ -67,6 +70,10 @@ func (i *instance) newClient(arg goja.Value) (*client, error) {
 	cfg, err := parseClientOptions(arg, i.root.defaults)
 	if err != nil {
 		return nil, err
+	}
+	if i.root.defaults.Dry {
+		return &client{inst: i, cfg: cfg, calls: map[echo.Request]*echo.Call{}, memo: &requestMemo{},
+			tags: newTagCache(cfg.tags, cfg.spec.ContainerID, "", string(cfg.spec.Stream))}, nil
 	}
 	sess, err := i.root.sessions.Open(i.vu.Context(), cfg.spec)
 	var fe *echo.FieldError
@@ -146,6 +153,9 @@ func (c *client) echoAsync(call goja.FunctionCall) goja.Value {
 
 // prepare parses a request argument and returns the session's prepared call for it.
 func (c *client) prepare(arg goja.Value) (echoCall, *echo.Call, error) {
+	if c.sess == nil {
+		return echoCall{}, nil, errDry
+	}
 	req, err := c.memo.parse(c.inst.vu, arg, c.cfg.throw)
 	if err != nil {
 		return req, nil, err

@@ -17,11 +17,15 @@ type Defaults struct {
 	CAFiles []string
 	// User is the Hadoop RPC user, used when the Client has no user option.
 	User string
+	// Dry makes Clients validate their options without contacting any cluster, for commands that
+	// only read a script (dnecho inspect, dnecho archive): pipeline() then lists no DataNodes and
+	// echo() throws.
+	Dry bool
 }
 
 func (d Defaults) clone() Defaults {
 	return Defaults{SCM: slices.Clone(d.SCM), ConfDir: d.ConfDir, Overrides: slices.Clone(d.Overrides),
-		CAFiles: slices.Clone(d.CAFiles), User: d.User}
+		CAFiles: slices.Clone(d.CAFiles), User: d.User, Dry: d.Dry}
 }
 
 // isSet reports whether the defaults name a cluster.

@@ -164,6 +164,8 @@ Point dnecho at a cluster with --conf DIR (or OZONE_CONF_DIR) holding ozone-site
 	root.AddCommand(newFreonCommand(sig, s))
 	root.AddCommand(newRunCommand(sig, s))
 	root.AddCommand(newVersionCommand(s))
+	root.AddCommand(newArchiveCommand(sig, s))
+	root.AddCommand(newInspectCommand(sig, s))
 	root.SetVersionTemplate(versionLine() + "\n")
 	return root
 }

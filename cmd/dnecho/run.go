@@ -55,6 +55,12 @@ type runFlags struct {
 }
 
 func newRunCommand(sig *signals, s streams) *cobra.Command {
+	cmd, _ := newRunCommandFlags(sig, s)
+	return cmd
+}
+
+// newRunCommandFlags returns the run command and the flags it fills; archive takes its flags.
+func newRunCommandFlags(sig *signals, s streams) (*cobra.Command, *runFlags) {
 	f := &runFlags{}
 	cmd := &cobra.Command{
 		Use:   "run [flags] SCRIPT",
@@ -124,7 +130,7 @@ and stops it at the end.`,
 	fl.BoolVar(&f.localCluster, "local-cluster", false, "run the test against an emulated cluster started in this process")
 	fl.IntVar(&f.lcDataNodes, "local-cluster-datanodes", minicluster.DefaultDataNodes, "DataNodes of --local-cluster")
 	fl.DurationVar(&f.lcLatency, "local-cluster-latency", 0, "latency the --local-cluster DataNodes add to every call")
-	return cmd
+	return cmd, f
 }
 
 // runScript is `dnecho run`: it gathers the option layers and the streams, then hands the test
@@ -136,15 +142,13 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 		return withCode(exitcode.InvalidConfig, err)
 	}
 	pre, _ := layers.Merge()
-	scriptEnv, err := f.scriptEnv(sysEnv, pre.IncludeSystemEnvVars.ValueOr(true))
+	test, err := readTestSource(script, s.in)
+	if err != nil {
+		return withCode(exitcode.Failure, err)
+	}
+	scriptEnv, err := test.env(sysEnv, pre.IncludeSystemEnvVars.ValueOr(true), f.env)
 	if err != nil {
 		return withCode(exitcode.InvalidConfig, err)
-	}
-	var source []byte
-	if script == "-" {
-		if source, err = io.ReadAll(s.in); err != nil {
-			return withCode(exitcode.Failure, fmt.Errorf("read the script from stdin: %w", err))
-		}
 	}
 
 	outTTY, errTTY := isTerminal(s.out), isTerminal(s.err)
@@ -153,24 +157,13 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 		Out: s.out, TTY: outTTY, Width: func() int { return termWidth(s.out) },
 		Quiet: f.quiet, Color: outTTY && !noColor,
 	})
-	level := slog.LevelInfo
-	if f.verbose {
-		level = slog.LevelDebug
-	}
-	logOut, err := openLogOutput(pre.LogOutput.V)
+	cl, err := newCommandLog(pre, f.verbose, s, disp.LogWriter)
 	if err != nil {
 		return withCode(exitcode.InvalidConfig, err)
 	}
-	defer logOut.close()
-	level = logOut.levelOr(level)
-	logTTY := (logOut.stream == "stderr" && errTTY) || (logOut.stream == "stdout" && outTTY)
-	log := slog.New(ui.NewLogHandler(disp.LogWriter(logOut.writer(s)), ui.LogOptions{
-		Format: pre.LogFormat.V, Level: level, Color: logTTY && !noColor,
-	}))
+	defer cl.close()
+	log := cl.log
 	disp.SetLogger(log)
-	consoleLogger := func(w io.Writer) *slog.Logger {
-		return slog.New(ui.NewLogHandler(w, ui.LogOptions{Format: pre.LogFormat.V, Level: level}))
-	}
 
 	defaults := dnechoext.Defaults{
 		SCM: f.cluster.Cluster.SCM, ConfDir: f.cluster.Cluster.ConfDir, Overrides: f.cluster.Cluster.Overrides,
@@ -189,13 +182,15 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 		defaults = d
 	}
 
-	_, err = runner.Run(sig.soft, runner.Config{
-		Script: script, Source: source, Layers: layers, Env: scriptEnv, SystemEnv: sysEnv,
+	cfg := runner.Config{
+		Layers: layers, Env: scriptEnv, SystemEnv: sysEnv,
 		Stdout: s.out, Stderr: s.err, StdoutTTY: outTTY, StderrTTY: errTTY,
-		Logger: log, ConsoleLogger: consoleLogger, Display: disp, Hard: sig.hard, Breakdowns: dnechoBreakdowns(),
+		Logger: log, ConsoleLogger: cl.console, Display: disp, Hard: sig.hard, Breakdowns: dnechoBreakdowns(),
 		Remote:  remoteModules(log),
 		Modules: map[string]modules.Factory{dnechoext.ImportPath: dnechoext.Factory(defaults)},
-	})
+	}
+	test.configure(&cfg)
+	_, err = runner.Run(sig.soft, cfg)
 	if err != nil {
 		return withCode(runner.ExitCode(err), err)
 	}
@@ -325,24 +320,6 @@ func (f *runFlags) cliLayer(cmd *cobra.Command) (options.Options, error) {
 		o.Out = f.out
 	}
 	return o, nil
-}
-
-// scriptEnv is __ENV: the system environment when included, overridden by -e values.
-func (f *runFlags) scriptEnv(sysEnv map[string]string, includeSystem bool) (map[string]string, error) {
-	env := map[string]string{}
-	if includeSystem {
-		for k, v := range sysEnv {
-			env[k] = v
-		}
-	}
-	for _, kv := range f.env {
-		k, v, err := options.ParseEnvVar(kv)
-		if err != nil {
-			return nil, &options.Error{Option: "--env", Err: err}
-		}
-		env[k] = v
-	}
-	return env, nil
 }
 
 // startLocalCluster starts the emulated cluster for --local-cluster and returns the dnecho

@@ -213,6 +213,9 @@ func (r *Runner) Configure(o RunOptions) {
 	r.console = o.Console
 }
 
+// Path returns the main script's absolute path.
+func (r *Runner) Path() string { return r.path }
+
 // Options returns the script's exported `options` object as JSON ("{}" when there is none).
 // Values are kept as the script wrote them: durations may be numbers (ms) or strings.
 func (r *Runner) Options() json.RawMessage { return r.options }

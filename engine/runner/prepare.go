@@ -100,11 +100,7 @@ func (t *testRun) load(ctx context.Context) error {
 	}
 	t.script = r
 	layers := t.cfg.Layers
-	scriptOptions := r.Options()
-	if t.cfg.ScriptOptions != nil {
-		scriptOptions = t.cfg.ScriptOptions
-	}
-	if layers.Script, err = options.FromScript(scriptOptions); err != nil {
+	if layers.Script, err = options.FromScript(t.scriptOptions()); err != nil {
 		return err
 	}
 	if t.opts, err = options.Consolidate(layers); err != nil {
