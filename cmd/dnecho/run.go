@@ -41,7 +41,7 @@ type runFlags struct {
 	quiet, noColor, verbose, throw     bool
 	noThresholds, noSetup, noTeardown  bool
 
-	// k6 flags whose options act on the runner (docs/k6-compat.md, "CLI").
+	// k6 flags whose options act on the runner (docs/k6-compat.md#cli).
 	minIterationDuration, segment, segmentSequence string
 	consoleOutput, logOutput, compatibilityMode    string
 
@@ -68,8 +68,10 @@ func newRunCommandFlags(sig *signals, s streams) (*cobra.Command, *runFlags) {
 		Long: `Run a k6-style test script (JavaScript or TypeScript), as 'k6 run' does: the same lifecycle
 (init, setup, default or scenario functions, teardown, handleSummary), options and layering
 (config file < script options < K6_* environment < flags), executors, thresholds, outputs,
-end-of-test summary and exit codes. Scripts import 'k6', 'k6/metrics', 'k6/execution' and
-'k6/x/dnecho' (DataNode Echo; see js/index.d.ts). SCRIPT '-' reads the script from stdin.
+end-of-test summary and exit codes. Scripts import 'k6', 'k6/metrics', 'k6/execution', 'k6/timers',
+'k6/encoding', 'k6/crypto', 'k6/data', 'k6/x/dnecho' (DataNode Echo; see js/index.d.ts) and
+https:// modules (kept in the module cache, $DNECHO_MODULE_CACHE or ~/.cache/dnecho/modules).
+SCRIPT '-' reads the script from stdin; SCRIPT may also be an archive made by 'dnecho archive'.
 
 Ctrl-C stops the test gracefully (running iterations get their gracefulStop), a second Ctrl-C
 stops it at once; the summary is printed and the exit code is 105.

@@ -40,7 +40,7 @@ func readExport(t *testing.T, path string) summaryExport {
 	return e
 }
 
-// summaryExport is the shape of --summary-export (k6-compat.md §9.2).
+// summaryExport is the shape of --summary-export (docs/k6-compat.md#summary-export).
 type summaryExport struct {
 	RootGroup struct {
 		Name   string                     `json:"name"`

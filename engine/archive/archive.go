@@ -2,7 +2,7 @@
 // archive.tar`): a tar holding metadata.json, then `data` (the main script), then every file the
 // script loaded under file/<absolute path> and every remote module under https/<host>/<path>,
 // directories first, each group sorted; the main script's own entry is a hard link to `data`
-// (grafana/k6 lib/archive.go; docs/k6-compat.md, "Archives and inspect").
+// (grafana/k6 lib/archive.go; docs/k6-compat.md#archives-and-inspect).
 package archive
 
 import (
@@ -146,7 +146,7 @@ func writeDirs(tw *tar.Writer, dirs map[string]bool, now time.Time) error {
 	}
 	sort.Strings(list)
 	for _, d := range list {
-		if err := tw.WriteHeader(&tar.Header{Name: d + "/", Typeflag: tar.TypeDir, Mode: 0o755, ModTime: now}); err != nil {
+		if err := tw.WriteHeader(&tar.Header{Name: d, Typeflag: tar.TypeDir, Mode: 0o755, ModTime: now}); err != nil {
 			return err
 		}
 	}

@@ -59,9 +59,9 @@ func TestLayout(t *testing.T) {
 	}
 	want := []string{
 		"metadata.json", "data",
-		"file/ (dir)", "file/work/ (dir)", "file/work/t/ (dir)", "file/work/t/lib/ (dir)",
+		"file (dir)", "file/work (dir)", "file/work/t (dir)", "file/work/t/lib (dir)",
 		"file/work/t/data.json", "file/work/t/lib/util.js", "file/work/t/script.js -> data",
-		"https/ (dir)", "https/jslib.k6.io/ (dir)", "https/jslib.k6.io/x/ (dir)", "https/jslib.k6.io/x/1/ (dir)",
+		"https (dir)", "https/jslib.k6.io (dir)", "https/jslib.k6.io/x (dir)", "https/jslib.k6.io/x/1 (dir)",
 		"https/jslib.k6.io/x/1/index.js",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {

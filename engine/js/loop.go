@@ -12,7 +12,7 @@ import (
 // handleSummary) runs as its first task; the call then lasts until everything it queued has
 // settled: callbacks that Go code reserved (an async RPC), timers, and the promise reactions
 // those run. This is k6's rule that an iteration ends only when its work is done (grafana/k6
-// internal/js/eventloop/eventloop.go; docs/k6-compat.md, "Async code and the event loop").
+// internal/js/eventloop/eventloop.go; docs/k6-compat.md#async-code-and-the-event-loop).
 //
 // goja runs promise reactions (microtasks) itself, when a call from Go into the runtime
 // returns; the loop adds the macrotasks: reserved callbacks, queued from any goroutine, and

@@ -271,8 +271,9 @@ func (r *Runner) root(name string) (modules.Module, bool) {
 	return m, true
 }
 
-// stripShortcuts removes from exec.test.options what k6 removes (spec §8.5): the shortcut
-// options, which consolidation has turned into scenarios.
+// stripShortcuts removes from exec.test.options what k6 removes
+// (docs/k6-compat.md#module-k6execution): the shortcut options, which consolidation has turned
+// into scenarios.
 func stripShortcuts(opts json.RawMessage) json.RawMessage {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(opts, &m); err != nil {

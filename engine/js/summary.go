@@ -31,7 +31,7 @@ type SummaryOutput struct {
 var ErrSummaryNotFunction = errors.New("exported identifier handleSummary must be a function")
 
 // HandleSummary calls the script's handleSummary(data) in a fresh VU with __VU = 0. data is the
-// summary object as JSON (docs/k6-compat.md, "handleSummary"). The function may be async: its
+// summary object as JSON (docs/k6-compat.md#handlesummary). The function may be async: its
 // resolved value is used. The caller only logs a returned error ("failed to handle the end-of-test
 // summary") and prints the default summary; ctx carries handleSummaryTimeout.
 func (r *Runner) HandleSummary(ctx context.Context, data []byte) (*SummaryResult, error) {

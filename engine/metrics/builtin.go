@@ -1,6 +1,6 @@
 package metrics
 
-// Builtins holds the engine's own metrics (docs/k6-compat.md, "Built-in metrics") that are not
+// Builtins holds the engine's own metrics (docs/k6-compat.md#built-in-metrics) that are not
 // tied to a protocol module.
 type Builtins struct {
 	VUs               *Metric // gauge, every second

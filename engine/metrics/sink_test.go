@@ -134,7 +134,7 @@ func TestSystemTags(t *testing.T) {
 		t.Errorf("%d default system tags, want 14", got)
 	}
 	if len(AllSystemTags()) != 18 || !IsSystemTag("ocsp_status") || IsSystemTag("datanode") {
-		t.Error("AllSystemTags / IsSystemTag disagree with spec §8.2")
+		t.Error("AllSystemTags / IsSystemTag disagree with docs/k6-compat.md#system-tags")
 	}
 	if !IsMetadataTag("vu") || IsMetadataTag("group") {
 		t.Error("IsMetadataTag")

@@ -43,7 +43,7 @@ var fields = map[string]field{
 		return decodeText(r, &o.ExecutionSegmentSequence)
 	}},
 	// k6 reads consoleOutput only from K6_CONSOLE_OUTPUT and --console-output; a script or config
-	// file that sets it is honoured here too (docs/k6-compat.md, "Where dnecho differs").
+	// file that sets it is honoured here too (docs/k6-compat.md#where-dnecho-differs).
 	"consoleOutput": {decode: func(o *Options, r json.RawMessage) error { return json.Unmarshal(r, &o.ConsoleOutput) }},
 
 	"out":           {runtime: true, decode: func(o *Options, r json.RawMessage) error { return decodeList(r, &o.Out) }},

@@ -62,7 +62,7 @@ type Options struct {
 	// MinIterationDuration: an iteration that ends sooner keeps its VU until then.
 	MinIterationDuration null.Value[time.Duration]
 	// ExecutionSegment and ExecutionSegmentSequence split the test among instances
-	// (docs/k6-compat.md, "Execution segments"); validated into Consolidated.Tuple.
+	// (docs/k6-compat.md#execution-segments); validated into Consolidated.Tuple.
 	ExecutionSegment         null.Value[string]
 	ExecutionSegmentSequence null.Value[string]
 	// ConsoleOutput is a file that receives console.* output instead of the log.

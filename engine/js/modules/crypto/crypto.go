@@ -1,6 +1,6 @@
 // Package crypto is the built-in `k6/crypto` module: hashes, HMAC, incremental hashers and random
 // bytes, with k6's names, algorithms and output encodings (grafana/k6
-// internal/js/modules/k6/crypto/crypto.go; docs/k6-compat.md, "Module k6/crypto").
+// internal/js/modules/k6/crypto/crypto.go; docs/k6-compat.md#module-k6crypto).
 package crypto
 
 import (

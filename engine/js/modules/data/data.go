@@ -1,6 +1,6 @@
 // Package data is the built-in `k6/data` module: SharedArray, a read-only array built once per
 // test run and shared by every VU, so that a large data set costs one copy of memory rather than
-// one per VU (grafana/k6 internal/js/modules/k6/data; docs/k6-compat.md, "Module k6/data").
+// one per VU (grafana/k6 internal/js/modules/k6/data; docs/k6-compat.md#module-k6data).
 //
 // The array is kept as one JSON text per element. A VU sees it through a dynamic array: reading
 // an element parses its text in that VU's runtime and deep-freezes the result, so a VU holds

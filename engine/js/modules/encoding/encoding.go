@@ -1,5 +1,5 @@
 // Package encoding is the built-in `k6/encoding` module: base64 in the four alphabets k6 offers
-// (grafana/k6 internal/js/modules/k6/encoding/encoding.go; docs/k6-compat.md, "Module k6/encoding").
+// (grafana/k6 internal/js/modules/k6/encoding/encoding.go; docs/k6-compat.md#module-k6encoding).
 package encoding
 
 import (
