@@ -137,7 +137,7 @@ func (c *client) echoAsync(call goja.FunctionCall) goja.Value {
 	tags, meta := vu.Tags().Current(), vu.Tags().Metadata()
 	ctx, worker := vu.Context(), vu.ID()
 	enqueue := vu.RegisterCallback()
-	go func() {
+	c.inst.root.async.do(func() {
 		res := ec.Echo(ctx, worker)
 		end := time.Now()
 		enqueue(func() error {
@@ -147,7 +147,7 @@ func (c *client) echoAsync(call goja.FunctionCall) goja.Value {
 			}
 			return resolve(v)
 		})
-	}()
+	})
 	return rt.ToValue(p)
 }
 

@@ -3,6 +3,7 @@ package js
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dop251/goja"
@@ -29,6 +30,9 @@ type loop struct {
 	spare    []func() error // an emptied queue array for the next swap, or nil
 	reserved int            // reserve calls whose enqueue has not been called yet
 	wake     chan struct{}  // capacity 1: "queue or reserved changed"
+	// pending is len(queue) + reserved, readable without the lock: a synchronous iteration,
+	// which queues nothing, then ends after one atomic load.
+	pending atomic.Int64
 
 	// rejected lists the promises rejected with no handler since the last task, in order.
 	rejected []*goja.Promise
@@ -68,6 +72,7 @@ func (l *loop) track(p *goja.Promise, op goja.PromiseRejectionOperation) {
 func (l *loop) reserve() (enqueue func(func() error)) {
 	l.mu.Lock()
 	l.reserved++
+	l.pending.Add(1)
 	l.mu.Unlock()
 	var once sync.Once
 	return func(f func() error) {
@@ -92,6 +97,9 @@ func (l *loop) reserve() (enqueue func(func() error)) {
 func (l *loop) run(ctx context.Context, first func() error) error {
 	l.rejected = l.rejected[:0]
 	err := l.task(first)
+	if err == nil && l.pending.Load() == 0 && l.timers.len() == 0 {
+		return nil // the common, synchronous case
+	}
 	for err == nil {
 		var more bool
 		if more, err = l.step(ctx); err != nil || more {
@@ -127,6 +135,7 @@ func (l *loop) step(ctx context.Context) (more bool, err error) {
 	if len(queue) > 0 {
 		// Swap in the spare array; the two never share one, since enqueue appends concurrently.
 		l.queue, l.spare = l.spare, nil
+		l.pending.Add(-int64(len(queue)))
 	}
 	l.mu.Unlock()
 	if len(queue) > 0 && ctx.Err() != nil {
@@ -162,12 +171,7 @@ func (l *loop) step(ctx context.Context) (more bool, err error) {
 
 // busy reports whether the call still has work coming: queued or reserved callbacks, or timers.
 func (l *loop) busy() bool {
-	if l.timers.len() > 0 {
-		return true
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return len(l.queue) > 0 || l.reserved > 0
+	return l.timers.len() > 0 || l.pending.Load() > 0
 }
 
 // wait blocks until a callback is queued, the earliest timer is due, or ctx ends.
@@ -208,6 +212,7 @@ func (l *loop) abandon() {
 	l.rejected = l.rejected[:0]
 	for {
 		l.mu.Lock()
+		l.pending.Add(-int64(len(l.queue)))
 		clear(l.queue)
 		l.queue = l.queue[:0]
 		waiting := l.reserved > 0
