@@ -3,11 +3,9 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
-	"github.com/dnecho/dnecho/engine/null"
 	"github.com/dnecho/dnecho/engine/options"
 	"github.com/dnecho/dnecho/engine/runner"
 	"github.com/dnecho/dnecho/engine/scenario"
@@ -63,33 +61,19 @@ func (f *inspectFlags) layers(cmd *cobra.Command, env map[string]string) (option
 	if l.Env, err = options.FromEnv(env); err != nil {
 		return l, err
 	}
-	path := f.config
-	if path == "" {
-		path = env["K6_CONFIG"]
-	}
-	if path != "" {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return l, &options.Error{Option: "config file", Err: err}
-		}
-		if l.ConfigFile, err = options.FromConfigFile(data); err != nil {
-			return l, fmt.Errorf("%s: %w", path, err)
-		}
+	if l.ConfigFile, err = configFileLayer(f.config, env); err != nil {
+		return l, err
 	}
 	set := cmd.Flags().Changed
-	for name, dst := range map[string]*null.Value[string]{
-		"compatibility-mode": &l.CLI.CompatibilityMode, "log-output": &l.CLI.LogOutput, "log-format": &l.CLI.LogFormat,
-	} {
-		if set(name) {
-			*dst = null.From(cmd.Flags().Lookup(name).Value.String())
-		}
-	}
-	if set("include-system-env-vars") {
-		l.CLI.IncludeSystemEnvVars = null.From(f.includeSystemEnv)
-	}
-	if set("no-color") {
-		l.CLI.NoColor = null.From(f.noColor)
-	}
+	setChanged(set, []flagValue[string]{
+		{"compatibility-mode", &l.CLI.CompatibilityMode, f.compatibilityMode},
+		{"log-output", &l.CLI.LogOutput, f.logOutput},
+		{"log-format", &l.CLI.LogFormat, f.logFormat},
+	})
+	setChanged(set, []flagValue[bool]{
+		{"include-system-env-vars", &l.CLI.IncludeSystemEnvVars, f.includeSystemEnv},
+		{"no-color", &l.CLI.NoColor, f.noColor},
+	})
 	return l, nil
 }
 

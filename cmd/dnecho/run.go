@@ -218,20 +218,29 @@ func (f *runFlags) layers(cmd *cobra.Command, env map[string]string) (options.La
 	if l.CLI, err = f.cliLayer(cmd); err != nil {
 		return l, err
 	}
-	path := f.config
+	l.ConfigFile, err = configFileLayer(f.config, env)
+	return l, err
+}
+
+// configFileLayer reads the JSON config file of -c/--config, else of K6_CONFIG; none is an
+// empty layer.
+func configFileLayer(flag string, env map[string]string) (options.Options, error) {
+	path := flag
 	if path == "" {
 		path = env["K6_CONFIG"]
 	}
-	if path != "" {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return l, &options.Error{Option: "config file", Err: err}
-		}
-		if l.ConfigFile, err = options.FromConfigFile(data); err != nil {
-			return l, fmt.Errorf("%s: %w", path, err)
-		}
+	if path == "" {
+		return options.Options{}, nil
 	}
-	return l, nil
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return options.Options{}, &options.Error{Option: "config file", Err: err}
+	}
+	o, err := options.FromConfigFile(data)
+	if err != nil {
+		return o, fmt.Errorf("%s: %w", path, err)
+	}
+	return o, nil
 }
 
 // cliLayer turns the flags the user gave (and only those) into an options layer.
@@ -244,12 +253,18 @@ func (f *runFlags) cliLayer(cmd *cobra.Command) (options.Options, error) {
 	if set("vus") {
 		o.VUs = null.From(f.vus)
 	}
-	if set("duration") {
-		d, err := null.ParseDuration(f.duration)
-		if err != nil {
-			return bad("duration", err)
+	for _, df := range []struct {
+		name string
+		dst  *null.Value[time.Duration]
+		v    string
+	}{{"duration", &o.Duration, f.duration}, {"min-iteration-duration", &o.MinIterationDuration, f.minIterationDuration}} {
+		if set(df.name) {
+			d, err := null.ParseDuration(df.v)
+			if err != nil {
+				return bad(df.name, err)
+			}
+			*df.dst = null.From(d)
 		}
-		o.Duration = null.From(d)
 	}
 	if set("iterations") {
 		o.Iterations = null.From(f.iterations)
@@ -268,11 +283,7 @@ func (f *runFlags) cliLayer(cmd *cobra.Command) (options.Options, error) {
 		}
 		o.Tags = tags
 	}
-	strFlags := []struct {
-		name string
-		dst  *null.Value[string]
-		v    string
-	}{
+	setChanged(set, []flagValue[string]{
 		{"summary-export", &o.SummaryExport, f.summaryExport},
 		{"summary-mode", &o.SummaryMode, f.summaryMode},
 		{"summary-time-unit", &o.SummaryTimeUnit, f.summaryTimeUnit},
@@ -282,36 +293,15 @@ func (f *runFlags) cliLayer(cmd *cobra.Command) (options.Options, error) {
 		{"execution-segment", &o.ExecutionSegment, f.segment},
 		{"execution-segment-sequence", &o.ExecutionSegmentSequence, f.segmentSequence},
 		{"compatibility-mode", &o.CompatibilityMode, f.compatibilityMode},
-	}
-	for _, sf := range strFlags {
-		if set(sf.name) {
-			*sf.dst = null.From(sf.v)
-		}
-	}
-	boolFlags := []struct {
-		name string
-		dst  *null.Value[bool]
-		v    bool
-	}{
+	})
+	setChanged(set, []flagValue[bool]{
 		{"include-system-env-vars", &o.IncludeSystemEnvVars, f.includeSystemEnv},
 		{"no-color", &o.NoColor, f.noColor},
 		{"no-thresholds", &o.NoThresholds, f.noThresholds},
 		{"no-setup", &o.NoSetup, f.noSetup},
 		{"no-teardown", &o.NoTeardown, f.noTeardown},
 		{"throw", &o.Throw, f.throw},
-	}
-	for _, bf := range boolFlags {
-		if set(bf.name) {
-			*bf.dst = null.From(bf.v)
-		}
-	}
-	if set("min-iteration-duration") {
-		d, err := null.ParseDuration(f.minIterationDuration)
-		if err != nil {
-			return bad("min-iteration-duration", err)
-		}
-		o.MinIterationDuration = null.From(d)
-	}
+	})
 	if set("summary-trend-stats") {
 		o.SummaryTrendStats = options.SplitList(f.summaryTrendStats)
 	}
@@ -322,6 +312,22 @@ func (f *runFlags) cliLayer(cmd *cobra.Command) (options.Options, error) {
 		o.Out = f.out
 	}
 	return o, nil
+}
+
+// flagValue binds a flag to the option it sets.
+type flagValue[T any] struct {
+	name string
+	dst  *null.Value[T]
+	v    T
+}
+
+// setChanged sets each option whose flag the user gave, and only those.
+func setChanged[T any](set func(string) bool, list []flagValue[T]) {
+	for _, fv := range list {
+		if set(fv.name) {
+			*fv.dst = null.From(fv.v)
+		}
+	}
 }
 
 // startLocalCluster starts the emulated cluster for --local-cluster and returns the dnecho
