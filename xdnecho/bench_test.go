@@ -58,20 +58,7 @@ export default function () {
 	rn.out.Discard.Store(true) // a runner aggregates samples; keeping them all would skew B/op
 	for _, conc := range benchConcurrency {
 		b.Run(fmt.Sprintf("c=%d", conc), func(b *testing.B) {
-			// A cancellable context, as the scheduler passes.
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			workers := make([]func() error, conc)
-			for i := range workers {
-				vu := rn.vu(b, uint64(i+1), nil)
-				workers[i] = func() error {
-					if interrupted, err := vu.RunIteration(ctx, exec.Iteration{}); interrupted || err != nil {
-						return fmt.Errorf("interrupted=%v: %w", interrupted, err)
-					}
-					return nil
-				}
-			}
-			measure(b, workers)
+			measure(b, vuWorkers(b, rn, conc))
 		})
 	}
 }
@@ -104,21 +91,27 @@ export default async function () {
 }`, env)
 		rn.out.Discard.Store(true)
 		b.Run(fmt.Sprintf("vus=%d,inflight=%d", shape.vus, shape.inflight), func(b *testing.B) {
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			workers := make([]func() error, shape.vus)
-			for i := range workers {
-				vu := rn.vu(b, uint64(i+1), nil)
-				workers[i] = func() error {
-					if interrupted, err := vu.RunIteration(ctx, exec.Iteration{}); interrupted || err != nil {
-						return fmt.Errorf("interrupted=%v: %w", interrupted, err)
-					}
-					return nil
-				}
-			}
-			measureBatch(b, workers, shape.inflight*perChain)
+			measureBatch(b, vuWorkers(b, rn, shape.vus), shape.inflight*perChain)
 		})
 	}
+}
+
+// vuWorkers returns n workers, each running iterations of its own VU of rn with a cancellable
+// context, as the scheduler passes one.
+func vuWorkers(b *testing.B, rn *run, n int) []func() error {
+	ctx, cancel := context.WithCancel(context.Background())
+	b.Cleanup(cancel)
+	workers := make([]func() error, n)
+	for i := range workers {
+		vu := rn.vu(b, uint64(i+1), nil)
+		workers[i] = func() error {
+			if interrupted, err := vu.RunIteration(ctx, exec.Iteration{}); interrupted || err != nil {
+				return fmt.Errorf("interrupted=%v: %w", interrupted, err)
+			}
+			return nil
+		}
+	}
+	return workers
 }
 
 // measure runs b.N operations spread over the workers (one goroutine each) and reports calls/s

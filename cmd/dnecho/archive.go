@@ -53,20 +53,13 @@ Nothing is written to stdout unless -O is '-'.`,
 
 // archiveScript is `dnecho archive`.
 func archiveScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script, out string, excludeEnv bool) error {
-	sysEnv := environ()
-	layers, err := f.layers(cmd, sysEnv)
+	layers, err := f.layers(cmd, environ())
 	if err != nil {
 		return withCode(exitcode.InvalidConfig, err)
 	}
-	pre, _ := layers.Merge()
-	cl, err := newCommandLog(pre, f.verbose, s, nil)
+	insp, env, err := inspectTest(sig, s, script, layers, f.env, f.verbose)
 	if err != nil {
-		return withCode(exitcode.InvalidConfig, err)
-	}
-	defer cl.close()
-	insp, env, err := inspectTest(sig, s, script, layers, f.env, pre.IncludeSystemEnvVars.ValueOr(false), cl)
-	if err != nil {
-		return withCode(runner.ExitCode(err), err)
+		return err
 	}
 	opts, err := insp.Merged.MarshalJSON() // json.Marshal would HTML-escape it
 	if err != nil {
@@ -107,17 +100,23 @@ func writeArchive(arc *archive.Archive, out string, s streams) error {
 }
 
 // inspectTest loads a test (script or archive) for archive and inspect: the init context runs
-// once, with a dnecho module that does not contact any cluster. It returns the test and its
-// __ENV.
+// once, with a dnecho module that does not contact any cluster, and logs as the layers say. It
+// returns the test and its __ENV; errors carry their exit code.
 func inspectTest(sig *signals, s streams, script string, layers options.Layers, envFlags []string,
-	includeSystem bool, cl *commandLog) (*runner.Inspection, map[string]string, error) {
+	verbose bool) (*runner.Inspection, map[string]string, error) {
+	pre, _ := layers.Merge()
+	cl, err := newCommandLog(pre, verbose, s, nil)
+	if err != nil {
+		return nil, nil, withCode(exitcode.InvalidConfig, err)
+	}
+	defer cl.close()
 	test, err := readTestSource(script, s.in)
 	if err != nil {
 		return nil, nil, withCode(exitcode.Failure, err)
 	}
-	env, err := test.env(environ(), includeSystem, envFlags)
+	env, err := test.env(environ(), pre.IncludeSystemEnvVars.ValueOr(false), envFlags)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, withCode(exitcode.InvalidConfig, err)
 	}
 	cfg := runner.Config{
 		Layers: layers, Env: env, SystemEnv: environ(), Logger: cl.log,
@@ -126,5 +125,8 @@ func inspectTest(sig *signals, s streams, script string, layers options.Layers, 
 	}
 	test.configure(&cfg)
 	insp, err := runner.Inspect(sig.soft, cfg)
-	return insp, env, err
+	if err != nil {
+		return nil, nil, withCode(runner.ExitCode(err), err)
+	}
+	return insp, env, nil
 }

@@ -79,20 +79,13 @@ func (f *inspectFlags) layers(cmd *cobra.Command, env map[string]string) (option
 
 // inspectScript is `dnecho inspect`.
 func inspectScript(cmd *cobra.Command, sig *signals, s streams, f *inspectFlags, script string) error {
-	sysEnv := environ()
-	layers, err := f.layers(cmd, sysEnv)
+	layers, err := f.layers(cmd, environ())
 	if err != nil {
 		return withCode(exitcode.InvalidConfig, err)
 	}
-	pre, _ := layers.Merge()
-	cl, err := newCommandLog(pre, f.verbose, s, nil)
+	insp, _, err := inspectTest(sig, s, script, layers, f.env, f.verbose)
 	if err != nil {
-		return withCode(exitcode.InvalidConfig, err)
-	}
-	defer cl.close()
-	insp, _, err := inspectTest(sig, s, script, layers, f.env, pre.IncludeSystemEnvVars.ValueOr(false), cl)
-	if err != nil {
-		return withCode(runner.ExitCode(err), err)
+		return err
 	}
 	doc, err := inspectDocument(insp, f.execReqs)
 	if err != nil {

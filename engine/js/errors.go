@@ -121,25 +121,30 @@ func exceptionError(ex *goja.Exception) *ScriptError {
 	var b strings.Builder
 	for _, f := range ex.Stack() {
 		pos := f.Position()
-		name := f.FuncName()
-		if pos.Filename == "" {
-			if name = nativeName(name); name == "" {
-				b.WriteString("\tat native\n")
-			} else {
-				fmt.Fprintf(&b, "\tat %s (native)\n", name)
-			}
-			continue
-		}
-		if name == "" {
-			name = "<anonymous>"
-		}
-		if e.File == "" {
-			e.File, e.Line, e.Column = pos.Filename, pos.Line, pos.Column
-		}
-		fmt.Fprintf(&b, "\tat %s (%s:%d:%d)\n", name, pos.Filename, pos.Line, pos.Column)
+		e.addFrame(&b, f.FuncName(), pos.Filename, pos.Line, pos.Column)
 	}
 	e.Stack = strings.TrimSuffix(b.String(), "\n")
 	return e
+}
+
+// addFrame writes one stack frame ("\tat name (file:line:col)", or "\tat name (native)" when
+// file is empty) and positions e at the first frame with a file.
+func (e *ScriptError) addFrame(b *strings.Builder, name, file string, line, col int) {
+	if file == "" {
+		if name = nativeName(name); name == "" {
+			b.WriteString("\tat native\n")
+		} else {
+			fmt.Fprintf(b, "\tat %s (native)\n", name)
+		}
+		return
+	}
+	if name == "" {
+		name = "<anonymous>"
+	}
+	if e.File == "" {
+		e.File, e.Line, e.Column = file, line, col
+	}
+	fmt.Fprintf(b, "\tat %s (%s:%d:%d)\n", name, file, line, col)
 }
 
 // exceptionMessage is the thrown value as JavaScript would print it ("Error: boom").
@@ -191,24 +196,9 @@ func parseStack(e *ScriptError, stack string) {
 		if m == nil {
 			continue
 		}
-		name := m[1]
-		if m[2] == "" && m[3] == "" {
-			if name = nativeName(name); name == "" {
-				b.WriteString("\tat native\n")
-			} else {
-				fmt.Fprintf(&b, "\tat %s (native)\n", name)
-			}
-			continue
-		}
-		if name == "" {
-			name = "<anonymous>"
-		}
 		line, _ := strconv.Atoi(m[3])
 		col, _ := strconv.Atoi(m[4])
-		if e.File == "" {
-			e.File, e.Line, e.Column = m[2], line, col
-		}
-		fmt.Fprintf(&b, "\tat %s (%s:%d:%d)\n", name, m[2], line, col)
+		e.addFrame(&b, m[1], m[2], line, col)
 	}
 	e.Stack = strings.TrimSuffix(b.String(), "\n")
 }

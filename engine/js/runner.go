@@ -157,7 +157,7 @@ func Load(ctx context.Context, cfg Config) (*Runner, error) {
 	r.factories[modules.NameK6] = k6.New
 	r.factories[modules.NameMetrics] = jsmetrics.New
 	r.factories[modules.NameExecution] = execution.New
-	r.factories[modules.NameTimers] = func() modules.Module { return timersModule{} }
+	r.factories[modules.NameTimers] = newTimersModule
 	r.factories[modules.NameEncoding] = encoding.New
 	r.factories[modules.NameCrypto] = crypto.New
 	r.factories[modules.NameData] = data.New

@@ -168,15 +168,9 @@ func timerDelay(v goja.Value) time.Duration {
 	return time.Duration(min(ms, math.MaxInt32) * float64(time.Millisecond))
 }
 
-// timersModule is k6/timers: the same four functions as the globals.
-type timersModule struct{}
-
-func (timersModule) NewModuleInstance(vu modules.VU) (modules.Instance, error) {
-	return timersInstance{(*VU)(vu.(*vuHandle))}, nil
-}
-
-type timersInstance struct{ vu *VU }
-
-func (i timersInstance) Exports() modules.Exports {
-	return modules.Exports{Named: i.vu.timerFunctions()}
+// newTimersModule is k6/timers: the same four functions as the globals.
+func newTimersModule() modules.Module {
+	return modules.Stateless(func(vu modules.VU) modules.Exports {
+		return modules.Exports{Named: (*VU)(vu.(*vuHandle)).timerFunctions()}
+	})
 }

@@ -43,3 +43,20 @@ func Names(set map[string]Factory) []string {
 	sort.Strings(names)
 	return names
 }
+
+// Stateless returns the root of a module that keeps no state, shared or per VU: exports builds a
+// VU's exports.
+func Stateless(exports func(vu VU) Exports) Module { return statelessRoot(exports) }
+
+type statelessRoot func(VU) Exports
+
+func (f statelessRoot) NewModuleInstance(vu VU) (Instance, error) {
+	return statelessInstance{f: f, vu: vu}, nil
+}
+
+type statelessInstance struct {
+	f  statelessRoot
+	vu VU
+}
+
+func (i statelessInstance) Exports() Exports { return i.f(i.vu) }

@@ -41,17 +41,13 @@ var algorithms = map[string]func() hash.Hash{
 var Encodings = []string{"hex", "base64", "base64url", "base64rawurl", "binary"}
 
 // New returns the module's root; it holds nothing.
-func New() modules.Module { return root{} }
-
-type root struct{}
-
-func (root) NewModuleInstance(vu modules.VU) (modules.Instance, error) {
-	return instance{vu}, nil
+func New() modules.Module {
+	return modules.Stateless(func(vu modules.VU) modules.Exports { return instance{vu}.exports() })
 }
 
 type instance struct{ vu modules.VU }
 
-func (i instance) Exports() modules.Exports {
+func (i instance) exports() modules.Exports {
 	named := map[string]any{
 		"createHash":  i.createHash,
 		"createHMAC":  i.createHMAC,

@@ -11,22 +11,14 @@ import (
 )
 
 // New returns the module's root; it holds nothing.
-func New() modules.Module { return root{} }
-
-type root struct{}
-
-func (root) NewModuleInstance(vu modules.VU) (modules.Instance, error) {
-	return instance{vu}, nil
+func New() modules.Module {
+	return modules.Stateless(func(vu modules.VU) modules.Exports {
+		i := instance{vu}
+		return modules.Exports{Named: map[string]any{"b64encode": i.b64encode, "b64decode": i.b64decode}}
+	})
 }
 
 type instance struct{ vu modules.VU }
-
-func (i instance) Exports() modules.Exports {
-	return modules.Exports{Named: map[string]any{
-		"b64encode": i.b64encode,
-		"b64decode": i.b64decode,
-	}}
-}
 
 // Alphabet returns the base64 encoding k6 names: "std" (the default, also for an unknown name,
 // as k6 does), "rawstd", "url" or "rawurl" (raw: without padding).

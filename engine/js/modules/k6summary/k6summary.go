@@ -30,17 +30,14 @@ var jslibURL = regexp.MustCompile(`^https://jslib\.k6\.io/k6-summary/\d+\.\d+\.\
 func Matches(url string) bool { return jslibURL.MatchString(url) }
 
 // New returns the module's root; it holds nothing.
-func New() modules.Module { return root{} }
-
-type root struct{}
-
-func (root) NewModuleInstance(vu modules.VU) (modules.Instance, error) { return instance{vu}, nil }
+func New() modules.Module {
+	return modules.Stateless(func(vu modules.VU) modules.Exports {
+		i := instance{vu}
+		return modules.Exports{Named: map[string]any{"textSummary": i.textSummary, "jUnit": i.jUnit}}
+	})
+}
 
 type instance struct{ vu modules.VU }
-
-func (i instance) Exports() modules.Exports {
-	return modules.Exports{Named: map[string]any{"textSummary": i.textSummary, "jUnit": i.jUnit}}
-}
 
 // textSummary(data, {indent, enableColors}) renders the text summary of a handleSummary data
 // object; indent (default "") prefixes every line, colours are off unless enableColors.
