@@ -105,3 +105,31 @@ func TestRoundTrip(t *testing.T) {
 		t.Error("garbage read as an archive")
 	}
 }
+
+// FuzzRead feeds arbitrary bytes to Read: an archive may come from anywhere, and a bad one must
+// be an error, never a panic. What Read accepts must write back and read the same.
+func FuzzRead(f *testing.F) {
+	var b bytes.Buffer
+	if err := sample().Write(&b); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b.Bytes())
+	f.Add([]byte("metadata.json"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		a, err := Read(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		var out bytes.Buffer
+		if err := a.Write(&out); err != nil {
+			return // e.g. file names that are neither paths nor URLs are not written
+		}
+		again, err := Read(&out)
+		if err != nil {
+			t.Fatalf("an archive written from a read one does not read back: %v", err)
+		}
+		if string(again.Data) != string(a.Data) || again.Filename != a.Filename {
+			t.Fatal("data or filename changed on the way")
+		}
+	})
+}
