@@ -5,8 +5,8 @@
  * A Client is declared in the init context; the SCM lookup (container → pipeline → DataNodes, and the
  * container token) runs once per test run and is shared by every VU, as are the gRPC connections.
  *
- * Metrics (every call, failures included; interrupted calls are not measured):
- * - `dnecho_req_duration` (Trend, ms): round-trip time of one echo(), retries included;
+ * Metrics (every call of echo() or echoAsync(), failures included; interrupted calls are not measured):
+ * - `dnecho_req_duration` (Trend, ms): round-trip time of one call, retries included;
  * - `dnecho_reqs` (Counter): calls;
  * - `dnecho_req_failed` (Rate): 1 for a failed call, 0 for SUCCESS;
  * - `dnecho_data_sent`, `dnecho_data_received` (Counter, bytes): protobuf message bytes, also counted in
@@ -320,6 +320,31 @@ declare module 'k6/x/dnecho' {
      * }
      */
     prepare(request?: EchoRequest): PreparedRequest;
+    /**
+     * Send one Echo RPC without waiting for it: the call runs off the VU's JavaScript thread and the
+     * returned Promise resolves with the same {@link EchoResult} echo() returns (or rejects: `throw`
+     * option, bad request). One VU can so keep many calls in flight, like k6's gRPC `asyncInvoke`. The
+     * samples and tags are echo()'s; the VU's tags (group, exec.vu.metrics.tags) are those of the moment
+     * the call was made. The iteration does not end before every call it started has returned. Not in
+     * the init context.
+     *
+     * @example
+     * // examples/async-echo.js: IN_FLIGHT chains of calls per VU
+     * const client = new dnecho.Client({ containerId: 1 });
+     * const request = { payloadResp: '1KB' };
+     * async function chain() {
+     *   for (let i = 0; i < CALLS; i++) {
+     *     const r = await client.echoAsync(request);
+     *     check(r, { 'echo ok': (r) => r.ok });
+     *   }
+     * }
+     * export default async function () {
+     *   const chains = [];
+     *   for (let i = 0; i < IN_FLIGHT; i++) chains.push(chain());
+     *   await Promise.all(chains);
+     * }
+     */
+    echoAsync(request?: EchoRequest): Promise<EchoResult>;
     /**
      * The pipeline found by the SCM lookup. Allowed in the init context, e.g. to build per-DataNode
      * thresholds (options are read once, before the test starts).

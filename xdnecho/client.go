@@ -8,6 +8,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/dnecho/dnecho/engine/js/modules"
+	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/internal/echometrics"
 	"github.com/dnecho/dnecho/ozone/echo"
 )
@@ -16,7 +17,11 @@ import (
 const (
 	MsgClientOutsideInit = "dnecho.Client must be created in the init context"
 	MsgEchoInInit        = "client.echo() is not allowed in the init context; call it from the default function or a scenario's exec function"
+	MsgEchoAsyncInInit   = "client.echoAsync() is not allowed in the init context; call it from the default function or a scenario's exec function"
 )
+
+// errDry is the error of a call by a Client that did not contact its cluster (Defaults.Dry).
+var errDry = errors.New("this command only reads the script: dnecho.Client did not contact the cluster")
 
 // errNoCluster replaces echo.ErrNoCluster with advice for scripts.
 var errNoCluster = errors.New("no cluster given: pass `scm: 'host:port'` or `conf: '/path/to/ozone-conf'` in the Client options, " +
@@ -54,6 +59,7 @@ func (i *instance) clientConstructor() goja.Value {
 			modules.Throw(rt, fmt.Errorf("dnecho.Client: %w", err))
 		}
 		_ = call.This.Set("echo", c.echo)
+		_ = call.This.Set("echoAsync", c.echoAsync)
 		_ = call.This.Set("prepare", c.prepare)
 		_ = call.This.Set("pipeline", c.pipeline)
 		return nil
@@ -69,6 +75,10 @@ func (i *instance) newClient(arg goja.Value) (*client, error) {
 	cfg, err := parseClientOptions(arg, i.root.defaults)
 	if err != nil {
 		return nil, err
+	}
+	if i.root.defaults.Dry {
+		return &client{inst: i, cfg: cfg, calls: map[echo.Request]*echo.Call{}, memo: &requestMemo{},
+			prepared: map[*goja.Object]*preparedRequest{}}, nil
 	}
 	sess, err := i.root.sessions.Open(i.vu.Context(), cfg.spec)
 	var fe *echo.FieldError
@@ -99,44 +109,95 @@ func (c *client) echo(call goja.FunctionCall) goja.Value {
 	if vu.InitContext() {
 		modules.ThrowMessage(rt, MsgEchoInInit)
 	}
-	req, ec := c.request(call.Argument(0))
+	req, ec, err := c.request(call.Argument(0))
+	if err != nil {
+		modules.Throw(rt, fmt.Errorf("client.echo: %w", err))
+	}
 	res := ec.Echo(vu.Context(), vu.ID())
+	tags := vu.Tags()
+	v, err := c.record(res, req, ec.Mode(), tags.Current(), tags.Metadata(), time.Now())
+	if err != nil {
+		modules.Throw(rt, err)
+	}
+	return v
+}
+
+// echoAsync is client.echoAsync(request?): the Echo RPC of echo() made on a goroutine of its
+// own, so that one VU keeps many calls in flight (as k6's gRPC asyncInvoke does). It returns a
+// Promise of the same result object; the samples are those of echo(), with the VU's tags as
+// they were when the call was made. The VU's event loop keeps the iteration going until the
+// call has returned, and settles the promise on the VU's goroutine: the runtime, the VU's
+// sample buffer and the client's caches are only used there. Errors reject the promise.
+func (c *client) echoAsync(call goja.FunctionCall) goja.Value {
+	vu := c.inst.vu
+	rt := vu.Runtime()
+	if vu.InitContext() {
+		modules.ThrowMessage(rt, MsgEchoAsyncInInit)
+	}
+	p, resolve, reject := rt.NewPromise()
+	req, ec, err := c.request(call.Argument(0))
+	if err != nil {
+		_ = reject(rt.NewGoError(fmt.Errorf("client.echoAsync: %w", err)))
+		return rt.ToValue(p)
+	}
+	tags, meta := vu.Tags().Current(), vu.Tags().Metadata()
+	ctx, worker := vu.Context(), vu.ID()
+	enqueue := vu.RegisterCallback()
+	c.inst.root.async.do(func() {
+		res := ec.Echo(ctx, worker)
+		end := time.Now()
+		enqueue(func() error {
+			v, err := c.record(res, req, ec.Mode(), tags, meta, end)
+			if err != nil {
+				return reject(rt.NewGoError(err))
+			}
+			return resolve(v)
+		})
+	})
+	return rt.ToValue(p)
+}
+
+// request returns the parsed request argument and the session's prepared call for it: from a
+// client.prepare() object directly, else by parsing (or remembering) the request object.
+func (c *client) request(arg goja.Value) (echoCall, *echo.Call, error) {
+	if c.sess == nil {
+		return echoCall{}, nil, errDry
+	}
+	if o, ok := arg.(*goja.Object); ok {
+		if p := c.prepared[o]; p != nil {
+			return p.call, p.ec, nil
+		}
+	}
+	req, err := c.memo.parse(c.inst.vu, arg, c.base, c.cfg.throw)
+	if err != nil {
+		return req, nil, err
+	}
+	ec, err := c.callFor(req.req)
+	if err != nil {
+		return req, nil, echo.Rename(err, optionName)
+	}
+	return req, ec, nil
+}
+
+// record emits the samples of a finished call, tagged with the VU's tags of when the call was
+// made, and returns its result object; with the throw option a failed call is an error instead.
+func (c *client) record(res echo.Result, req echoCall, mode echo.Mode, vuTags *metrics.Tags, meta map[string]string, end time.Time) (goja.Value, error) {
 	if res.Interrupted {
 		// The iteration was interrupted (end of scenario, abort) and the call failed because of
 		// it: it says nothing about the DataNode, so it is not measured, like an interrupted
 		// iteration is not. A call that completed before the interrupt keeps its samples.
-		return c.inst.resultObject(res)
+		return c.inst.resultObject(res), nil
 	}
-	tags := c.tags.get(vu.Tags().Current(), res.DataNode.UUID, res.Label, ec.Mode())
+	tags := c.tags.get(vuTags, res.DataNode.UUID, res.Label, mode)
 	if req.tags != nil {
 		tags = tags.Merge(req.tags)
 	}
-	push(c.inst.metrics, vu, time.Now(), tags, &res)
+	push(c.inst.metrics, c.inst.vu, end, tags, meta, &res)
 	if res.Err != nil && req.throw {
-		modules.Throw(rt, fmt.Errorf("dnecho: echo to DataNode %s (%s) failed: %s: %s",
-			res.DataNode.UUID, res.DataNode.Addr, res.Label, res.Message))
+		return nil, fmt.Errorf("dnecho: echo to DataNode %s (%s) failed: %s: %s",
+			res.DataNode.UUID, res.DataNode.Addr, res.Label, res.Message)
 	}
-	return c.inst.resultObject(res)
-}
-
-// request returns the parsed request and its prepared Call: from a client.prepare() object
-// directly, else by parsing (or remembering) the request object.
-func (c *client) request(v goja.Value) (echoCall, *echo.Call) {
-	if o, ok := v.(*goja.Object); ok {
-		if p := c.prepared[o]; p != nil {
-			return p.call, p.ec
-		}
-	}
-	rt := c.inst.vu.Runtime()
-	req, err := c.memo.parse(c.inst.vu, v, c.base, c.cfg.throw)
-	if err != nil {
-		modules.Throw(rt, fmt.Errorf("client.echo: %w", err))
-	}
-	ec, err := c.callFor(req.req)
-	if err != nil {
-		modules.Throw(rt, fmt.Errorf("client.echo: %w", echo.Rename(err, optionName)))
-	}
-	return req, ec
+	return c.inst.resultObject(res), nil
 }
 
 // callFor returns the session's prepared Call for a request, from the VU's cache.

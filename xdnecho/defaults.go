@@ -19,11 +19,15 @@ type Defaults struct {
 	User string
 	// Principal and Keytab are the Kerberos login, used when the Client has neither.
 	Principal, Keytab string
+	// Dry makes Clients validate their options without contacting any cluster, for commands that
+	// only read a script (dnecho inspect, dnecho archive): pipeline() then lists no DataNodes and
+	// echo() throws.
+	Dry bool
 }
 
 func (d Defaults) clone() Defaults {
 	return Defaults{SCM: slices.Clone(d.SCM), ConfDir: d.ConfDir, Overrides: slices.Clone(d.Overrides),
-		CAFiles: slices.Clone(d.CAFiles), User: d.User, Principal: d.Principal, Keytab: d.Keytab}
+		CAFiles: slices.Clone(d.CAFiles), User: d.User, Principal: d.Principal, Keytab: d.Keytab, Dry: d.Dry}
 }
 
 // isSet reports whether the defaults name a cluster.

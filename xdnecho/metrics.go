@@ -38,9 +38,10 @@ func (r *Root) echoMetrics(t *modules.Test) (*echometrics.Set, error) {
 	return m, nil
 }
 
-// push emits the samples of one call into the VU's buffer.
-func push(m *echometrics.Set, vu modules.VU, now time.Time, tags *metrics.Tags, r *echo.Result) {
-	m.Fill(vu.Reserve(echometrics.SamplesPerCall), now, tags, vu.Tags().Metadata(), r)
+// push emits the samples of one call into the VU's buffer, with the VU's metadata of when the
+// call was made (echoAsync settles later).
+func push(m *echometrics.Set, vu modules.VU, now time.Time, tags *metrics.Tags, meta map[string]string, r *echo.Result) {
+	m.Fill(vu.Reserve(echometrics.SamplesPerCall), now, tags, meta, r)
 	// The VU reports these as data_sent/data_received of the iteration, as k6 protocols do.
 	vu.AddData(int64(r.BytesSent), int64(r.BytesReceived))
 }

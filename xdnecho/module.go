@@ -40,6 +40,7 @@ import (
 type Root struct {
 	defaults Defaults
 	sessions *echo.Group
+	async    *workers // run echoAsync calls
 
 	mu      sync.Mutex
 	metrics *echometrics.Set
@@ -49,7 +50,7 @@ type Root struct {
 // New returns the Root of a new test run whose Clients default to the cluster d. Session
 // events (a slow SCM, a pipeline looked up again) go to the first VU's test logger.
 func New(d Defaults) *Root {
-	r := &Root{defaults: d.clone()}
+	r := &Root{defaults: d.clone(), async: newWorkers()}
 	r.sessions = echo.NewGroup(r.event)
 	return r
 }
@@ -88,6 +89,7 @@ func (r *Root) event(e echo.Event) {
 // CANCELLED. Close is idempotent and always returns nil.
 func (r *Root) Close() error {
 	r.sessions.Close()
+	r.async.close()
 	return nil
 }
 

@@ -11,6 +11,14 @@ import (
 // per-DataNode thresholds can be built from it.
 func (c *client) pipeline(goja.FunctionCall) goja.Value {
 	rt := c.inst.vu.Runtime()
+	if c.sess == nil { // Defaults.Dry: no lookup was made
+		o := rt.NewObject()
+		_ = o.Set("containerId", c.cfg.spec.ContainerID)
+		_ = o.Set("pipelineId", "")
+		_ = o.Set("containerState", "")
+		_ = o.Set("datanodes", rt.NewArray())
+		return o
+	}
 	tgt := c.sess.Target()
 	addrs := map[string]string{}
 	for _, m := range c.sess.Members() {

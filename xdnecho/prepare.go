@@ -26,6 +26,9 @@ const maxPrepared = 1024
 // place. Changing the original object afterwards does not change the prepared request.
 func (c *client) prepare(call goja.FunctionCall) goja.Value {
 	rt := c.inst.vu.Runtime()
+	if c.sess == nil {
+		modules.Throw(rt, fmt.Errorf("client.prepare: %w", errDry))
+	}
 	if len(c.prepared) >= maxPrepared {
 		modules.Throw(rt, fmt.Errorf("client.prepare: more than %d prepared requests in one VU; prepare each distinct request once, in the init context", maxPrepared))
 	}

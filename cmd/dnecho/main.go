@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -21,6 +22,20 @@ import (
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
+
+// versionLine is what `dnecho version` and `dnecho --version` print, in k6's form.
+func versionLine() string {
+	return fmt.Sprintf("dnecho %s (%s, %s/%s)", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
+
+func newVersionCommand(s streams) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Show the version of dnecho",
+		Args:  cobra.NoArgs,
+		Run:   func(*cobra.Command, []string) { fmt.Fprintln(s.out, versionLine()) },
+	}
+}
 
 // exitError carries a process exit code through cobra's error return.
 type exitError struct {
@@ -96,7 +111,7 @@ func main() {
 // execute runs the command line and returns the process exit code.
 func execute(sig *signals, s streams, args []string) int {
 	root := newRootCommand(sig, s)
-	root.SetArgs(args)
+	root.SetArgs(hoistGlobalFlags(args))
 	err := root.Execute()
 	if err == nil {
 		return 0
@@ -152,5 +167,9 @@ Point dnecho at a cluster with --conf DIR (or OZONE_CONF_DIR) holding ozone-site
 	root.AddCommand(newRunCommand(sig, s))
 	root.AddCommand(newAggregateCommand(sig, s))
 	applyProgName(root, filepath.Base(os.Args[0]))
+	root.AddCommand(newVersionCommand(s))
+	root.AddCommand(newArchiveCommand(sig, s))
+	root.AddCommand(newInspectCommand(sig, s))
+	root.SetVersionTemplate(versionLine() + "\n")
 	return root
 }

@@ -47,6 +47,10 @@ type runFlags struct {
 
 	failOnOutputLoss bool
 
+	// k6 flags whose options act on the runner (docs/k6-compat.md#cli).
+	minIterationDuration, segment, segmentSequence string
+	consoleOutput, logOutput, compatibilityMode    string
+
 	// cluster holds --conf, -D, --scm, --tls-ca and --user: the dnecho.Client defaults.
 	cluster echo.Spec
 	specs   *specFlags
@@ -59,6 +63,12 @@ type runFlags struct {
 }
 
 func newRunCommand(sig *signals, s streams) *cobra.Command {
+	cmd, _ := newRunCommandFlags(sig, s)
+	return cmd
+}
+
+// newRunCommandFlags returns the run command and the flags it fills; archive takes its flags.
+func newRunCommandFlags(sig *signals, s streams) (*cobra.Command, *runFlags) {
 	f := &runFlags{}
 	cmd := &cobra.Command{
 		Use:   "run [flags] SCRIPT",
@@ -66,8 +76,10 @@ func newRunCommand(sig *signals, s streams) *cobra.Command {
 		Long: `Run a k6-style test script (JavaScript or TypeScript), as 'k6 run' does: the same lifecycle
 (init, setup, default or scenario functions, teardown, handleSummary), options and layering
 (config file < script options < K6_* environment < flags), executors, thresholds, outputs,
-end-of-test summary and exit codes. Scripts import 'k6', 'k6/metrics', 'k6/execution' and
-'k6/x/dnecho' (DataNode Echo; see js/index.d.ts). SCRIPT '-' reads the script from stdin.
+end-of-test summary and exit codes. Scripts import 'k6', 'k6/metrics', 'k6/execution', 'k6/timers',
+'k6/encoding', 'k6/crypto', 'k6/data', 'k6/x/dnecho' (DataNode Echo; see js/index.d.ts) and
+https:// modules (kept in the module cache, $DNECHO_MODULE_CACHE or ~/.cache/dnecho/modules).
+SCRIPT '-' reads the script from stdin; SCRIPT may also be an archive made by 'dnecho archive'.
 
 Ctrl-C stops the test gracefully (running iterations get their gracefulStop), a second Ctrl-C
 stops it at once; the summary is printed and the exit code is 105.
@@ -117,6 +129,12 @@ and stops it at the end.`,
 	fl.StringVarP(&f.config, "config", "c", "", "JSON config file (also K6_CONFIG)")
 	fl.BoolVarP(&f.throw, "throw", "w", false, "throw on metric-value and tag warnings instead of logging them")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "debug logging")
+	fl.StringVar(&f.logOutput, "log-output", "stderr", "where logs go: stderr, stdout, none or file=PATH[,level=LEVEL] (also K6_LOG_OUTPUT)")
+	fl.StringVar(&f.consoleOutput, "console-output", "", "write console.* output to FILE instead of the log")
+	fl.StringVar(&f.minIterationDuration, "min-iteration-duration", "", "minimum time an iteration holds its VU, e.g. 1s")
+	fl.StringVar(&f.segment, "execution-segment", "", "the part of the test this instance runs, e.g. 1/4:2/4 (with --execution-segment-sequence)")
+	fl.StringVar(&f.segmentSequence, "execution-segment-sequence", "", "the segments of all instances, e.g. 0,1/4,2/4,3/4,1")
+	fl.StringVar(&f.compatibilityMode, "compatibility-mode", options.DefaultCompatibilityMode, "JavaScript compatibility mode: extended or base")
 	f.specs = newSpecFlags(fl, &f.cluster)
 	f.specs.addCluster()
 	f.specs.add(echo.FieldTLSCA, "tls-ca", "", "files", "", "CA certificate PEM file(s) for TLS to the DataNodes")
@@ -126,7 +144,7 @@ and stops it at the end.`,
 	fl.IntVar(&f.lcDataNodes, "local-cluster-datanodes", minicluster.DefaultDataNodes, "DataNodes of --local-cluster")
 	fl.DurationVar(&f.lcLatency, "local-cluster-latency", 0, "latency the --local-cluster DataNodes add to every call")
 	f.dist.add(fl)
-	return cmd
+	return cmd, f
 }
 
 // runScript is `dnecho run`: it gathers the option layers and the streams, then hands the test
@@ -138,15 +156,13 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 		return withCode(exitcode.InvalidConfig, err)
 	}
 	pre, _ := layers.Merge()
-	scriptEnv, err := f.scriptEnv(sysEnv, pre.IncludeSystemEnvVars.ValueOr(true))
+	test, err := readTestSource(script, s.in)
+	if err != nil {
+		return withCode(exitcode.Failure, err)
+	}
+	scriptEnv, err := test.env(sysEnv, pre.IncludeSystemEnvVars.ValueOr(true), f.env)
 	if err != nil {
 		return withCode(exitcode.InvalidConfig, err)
-	}
-	var source []byte
-	if script == "-" {
-		if source, err = io.ReadAll(s.in); err != nil {
-			return withCode(exitcode.Failure, fmt.Errorf("read the script from stdin: %w", err))
-		}
 	}
 
 	outTTY, errTTY := isTerminal(s.out), isTerminal(s.err)
@@ -155,13 +171,12 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 		Out: s.out, TTY: outTTY, Width: func() int { return termWidth(s.out) },
 		Quiet: f.quiet, Color: outTTY && !noColor,
 	})
-	level := slog.LevelInfo
-	if f.verbose {
-		level = slog.LevelDebug
+	cl, err := newCommandLog(pre, f.verbose, s, disp.LogWriter)
+	if err != nil {
+		return withCode(exitcode.InvalidConfig, err)
 	}
-	log := slog.New(ui.NewLogHandler(disp.LogWriter(s.err), ui.LogOptions{
-		Format: pre.LogFormat.V, Level: level, Color: errTTY && !noColor,
-	}))
+	defer cl.close()
+	log := cl.log
 	disp.SetLogger(log)
 	api, err := f.dist.startAPI(cmd, sysEnv, log)
 	if err != nil {
@@ -194,16 +209,19 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 			return withCode(exitcode.InvalidConfig, fmt.Errorf("%s=%q: use true or false", envFailOnOutputLoss, v))
 		}
 	}
-	_, err = runner.Run(sig.soft, runner.Config{
-		Script: script, Source: source, Layers: layers, Env: scriptEnv, SystemEnv: sysEnv,
+	cfg := runner.Config{
+		Layers: layers, Env: scriptEnv, SystemEnv: sysEnv,
 		Stdout: s.out, Stderr: s.err, StdoutTTY: outTTY, StderrTTY: errTTY,
-		Logger: log, Display: disp, Hard: sig.hard, Breakdowns: dnechoBreakdowns(),
+		Logger: log, ConsoleLogger: cl.console, Display: disp, Hard: sig.hard, Breakdowns: dnechoBreakdowns(),
+		Remote:           remoteModules(log),
 		Modules:          map[string]modules.Factory{dnechoext.ImportPath: dnechoext.Factory(defaults)},
 		FailOnOutputLoss: failOnLoss,
 		Control:          api.control,
 		APIAddress:       api.apiAddress(),
 		Aggregation:      f.dist.stream(cmd, sysEnv, log),
-	})
+	}
+	test.configure(&cfg)
+	_, err = runner.Run(sig.soft, cfg)
 	if err != nil {
 		return withCode(runner.ExitCode(err), err)
 	}
@@ -229,20 +247,29 @@ func (f *runFlags) layers(cmd *cobra.Command, env map[string]string) (options.La
 	if l.CLI, err = f.cliLayer(cmd); err != nil {
 		return l, err
 	}
-	path := f.config
+	l.ConfigFile, err = configFileLayer(f.config, env)
+	return l, err
+}
+
+// configFileLayer reads the JSON config file of -c/--config, else of K6_CONFIG; none is an
+// empty layer.
+func configFileLayer(flag string, env map[string]string) (options.Options, error) {
+	path := flag
 	if path == "" {
 		path = env["K6_CONFIG"]
 	}
-	if path != "" {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return l, &options.Error{Option: "config file", Err: err}
-		}
-		if l.ConfigFile, err = options.FromConfigFile(data); err != nil {
-			return l, fmt.Errorf("%s: %w", path, err)
-		}
+	if path == "" {
+		return options.Options{}, nil
 	}
-	return l, nil
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return options.Options{}, &options.Error{Option: "config file", Err: err}
+	}
+	o, err := options.FromConfigFile(data)
+	if err != nil {
+		return o, fmt.Errorf("%s: %w", path, err)
+	}
+	return o, nil
 }
 
 // cliLayer turns the flags the user gave (and only those) into an options layer.
@@ -255,12 +282,18 @@ func (f *runFlags) cliLayer(cmd *cobra.Command) (options.Options, error) {
 	if set("vus") {
 		o.VUs = null.From(f.vus)
 	}
-	if set("duration") {
-		d, err := null.ParseDuration(f.duration)
-		if err != nil {
-			return bad("duration", err)
+	for _, df := range []struct {
+		name string
+		dst  *null.Value[time.Duration]
+		v    string
+	}{{"duration", &o.Duration, f.duration}, {"min-iteration-duration", &o.MinIterationDuration, f.minIterationDuration}} {
+		if set(df.name) {
+			d, err := null.ParseDuration(df.v)
+			if err != nil {
+				return bad(df.name, err)
+			}
+			*df.dst = null.From(d)
 		}
-		o.Duration = null.From(d)
 	}
 	if set("iterations") {
 		o.Iterations = null.From(f.iterations)
@@ -279,38 +312,25 @@ func (f *runFlags) cliLayer(cmd *cobra.Command) (options.Options, error) {
 		}
 		o.Tags = tags
 	}
-	strFlags := []struct {
-		name string
-		dst  *null.Value[string]
-		v    string
-	}{
+	setChanged(set, []flagValue[string]{
 		{"summary-export", &o.SummaryExport, f.summaryExport},
 		{"summary-mode", &o.SummaryMode, f.summaryMode},
 		{"summary-time-unit", &o.SummaryTimeUnit, f.summaryTimeUnit},
 		{"log-format", &o.LogFormat, f.logFormat},
-	}
-	for _, sf := range strFlags {
-		if set(sf.name) {
-			*sf.dst = null.From(sf.v)
-		}
-	}
-	boolFlags := []struct {
-		name string
-		dst  *null.Value[bool]
-		v    bool
-	}{
+		{"log-output", &o.LogOutput, f.logOutput},
+		{"console-output", &o.ConsoleOutput, f.consoleOutput},
+		{"execution-segment", &o.ExecutionSegment, f.segment},
+		{"execution-segment-sequence", &o.ExecutionSegmentSequence, f.segmentSequence},
+		{"compatibility-mode", &o.CompatibilityMode, f.compatibilityMode},
+	})
+	setChanged(set, []flagValue[bool]{
 		{"include-system-env-vars", &o.IncludeSystemEnvVars, f.includeSystemEnv},
 		{"no-color", &o.NoColor, f.noColor},
 		{"no-thresholds", &o.NoThresholds, f.noThresholds},
 		{"no-setup", &o.NoSetup, f.noSetup},
 		{"no-teardown", &o.NoTeardown, f.noTeardown},
 		{"throw", &o.Throw, f.throw},
-	}
-	for _, bf := range boolFlags {
-		if set(bf.name) {
-			*bf.dst = null.From(bf.v)
-		}
-	}
+	})
 	if set("summary-trend-stats") {
 		o.SummaryTrendStats = options.SplitList(f.summaryTrendStats)
 	}
@@ -324,22 +344,20 @@ func (f *runFlags) cliLayer(cmd *cobra.Command) (options.Options, error) {
 	return o, nil
 }
 
-// scriptEnv is __ENV: the system environment when included, overridden by -e values.
-func (f *runFlags) scriptEnv(sysEnv map[string]string, includeSystem bool) (map[string]string, error) {
-	env := map[string]string{}
-	if includeSystem {
-		for k, v := range sysEnv {
-			env[k] = v
+// flagValue binds a flag to the option it sets.
+type flagValue[T any] struct {
+	name string
+	dst  *null.Value[T]
+	v    T
+}
+
+// setChanged sets each option whose flag the user gave, and only those.
+func setChanged[T any](set func(string) bool, list []flagValue[T]) {
+	for _, fv := range list {
+		if set(fv.name) {
+			*fv.dst = null.From(fv.v)
 		}
 	}
-	for _, kv := range f.env {
-		k, v, err := options.ParseEnvVar(kv)
-		if err != nil {
-			return nil, &options.Error{Option: "--env", Err: err}
-		}
-		env[k] = v
-	}
-	return env, nil
 }
 
 // startLocalCluster starts the emulated cluster for --local-cluster and returns the dnecho

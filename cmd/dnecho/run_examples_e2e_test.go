@@ -20,6 +20,7 @@ func TestExamplesRunAgainstLocalCluster(t *testing.T) {
 		"payload-sweep.js":           {"-e", "STEP_SECONDS=1", "-e", "VUS=2"},
 		"typescript.ts":              {"-e", "DURATION=2s"},
 		"ratis-modes.js":             {"-e", "DURATION=1s", "-e", "VUS=2"},
+		"async-echo.js":              {"-e", "DURATION=2s", "-e", "VUS=2", "-e", "IN_FLIGHT=4", "-e", "CALLS=4"},
 	}
 	entries, err := os.ReadDir(filepath.Join("..", "..", "examples"))
 	if err != nil {

@@ -41,7 +41,7 @@ func readExport(t *testing.T, path string) summaryExport {
 	return e
 }
 
-// summaryExport is the shape of --summary-export (k6-compat.md §9.2).
+// summaryExport is the shape of --summary-export (docs/k6-compat.md#summary-export).
 type summaryExport struct {
 	RootGroup struct {
 		Name   string                     `json:"name"`
@@ -166,7 +166,18 @@ func dnechoStdin(t *testing.T, stdin string, args ...string) runResult {
 
 func dnechoWith(t *testing.T, env []string, stdin string, args ...string) runResult {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), runLimit)
+	return dnechoWithLimit(t, runLimit, env, stdin, args...)
+}
+
+// dnechoEnvLimit is dnechoEnv with another time limit.
+func dnechoEnvLimit(t *testing.T, limit time.Duration, env []string, args ...string) runResult {
+	t.Helper()
+	return dnechoWithLimit(t, limit, env, "", args...)
+}
+
+func dnechoWithLimit(t *testing.T, limit time.Duration, env []string, stdin string, args ...string) runResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binPath, args...)
 	cmd.Env = append(append(os.Environ(), "OZONE_CONF_DIR="), env...)
@@ -177,7 +188,7 @@ func dnechoWith(t *testing.T, env []string, stdin string, args ...string) runRes
 	err := cmd.Run()
 	r := runResult{stdout: out.String(), stderr: errb.String(), took: time.Since(start)}
 	if ctx.Err() != nil {
-		t.Fatalf("dnecho %s: still running after %s\n%s", strings.Join(args, " "), runLimit, r.all())
+		t.Fatalf("dnecho %s: still running after %s\n%s", strings.Join(args, " "), limit, r.all())
 	}
 	if ee, ok := err.(*exec.ExitError); ok {
 		r.code = ee.ExitCode()

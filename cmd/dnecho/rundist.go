@@ -23,18 +23,16 @@ const (
 	envLinger  = "K6_LINGER"
 )
 
-// distFlags are the flags of `dnecho run` for runs split between instances: execution
-// segments, k6's REST API (which k6-operator drives) and pausing.
+// distFlags are the flags of `dnecho run` for runs split between instances: k6's REST API
+// (which k6-operator drives), pausing and the aggregator. The execution-segment flags are
+// run's own (run.go), since a script's options may set them too.
 type distFlags struct {
-	segment, sequence string
-	address           string
-	paused, linger    bool
-	aggregator        string
+	address        string
+	paused, linger bool
+	aggregator     string
 }
 
 func (d *distFlags) add(fl *pflag.FlagSet) {
-	fl.StringVar(&d.segment, "execution-segment", "", "run only this part of the test, e.g. 1/3:2/3, 25%, 0.2:2/3")
-	fl.StringVar(&d.sequence, "execution-segment-sequence", "", "all instances' segments, e.g. 0,1/3,2/3,1")
 	fl.StringVarP(&d.address, "address", "a", "", "serve k6's REST API on host:port (also "+envAddress+"); none without it")
 	fl.BoolVarP(&d.paused, "paused", "p", false, "pause after VU initialisation until resumed through the REST API (also K6_PAUSED)")
 	fl.BoolVarP(&d.linger, "linger", "l", false, "keep the REST API up after the test until interrupted (also "+envLinger+")")
@@ -47,12 +45,6 @@ func (d *distFlags) add(fl *pflag.FlagSet) {
 
 // layer adds the flags the user gave to the command-line options layer.
 func (d *distFlags) layer(set func(string) bool, o *options.Options) {
-	if set("execution-segment") {
-		o.ExecutionSegment = null.From(d.segment)
-	}
-	if set("execution-segment-sequence") {
-		o.ExecutionSegmentSequence = null.From(d.sequence)
-	}
 	if set("paused") {
 		o.Paused = null.From(d.paused)
 	}

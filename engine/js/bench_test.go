@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dnecho/dnecho/engine/metrics"
+	"github.com/dop251/goja"
 )
 
 // benchVU loads a script and returns an activated VU whose samples are discarded.
@@ -80,4 +81,72 @@ export default function () {
 		e.out.Reset()
 	}
 	b.ReportMetric(total/float64(b.N), "KiB/VU")
+}
+
+// sharedArrayScript builds a ~10 MB array (80,000 records of ~130 bytes of JSON) in the init
+// context: with SharedArray when shared, else a plain array in every VU. BUILD=0 builds nothing.
+const sharedArrayScript = `
+import { SharedArray } from "k6/data";
+function records() {
+  const out = [];
+  for (let i = 0; i < 80000; i++) {
+    out.push({ id: i, name: "user-" + String(i).padStart(6, "0"), email: "user" + i + "@example.com",
+      token: "t".repeat(48) + String(i).padStart(8, "0") });
+  }
+  return out;
+}
+const data = __ENV.BUILD === "0" ? [] : __ENV.SHARED === "1" ? new SharedArray("records", records) : records();
+export default function () { if (data.length > 0 && data[__VU % data.length].id < 0) throw new Error("bad"); }
+`
+
+// BenchmarkSharedArrayMemory reports the heap that a ~10 MB SharedArray adds to a test of 1000
+// VUs (MB-1000VUs), next to the size of the array itself (MB-one-copy: its JSON text), and the
+// heap a plain array costs per VU (MB-plain-per-VU, measured on 10 VUs).
+//
+//	go test -run '^$' -bench SharedArrayMemory -benchtime 1x ./engine/js/
+func BenchmarkSharedArrayMemory(b *testing.B) {
+	heapOf := func(env map[string]string, vus int) (afterLoad, perTest float64) {
+		runtime.GC()
+		var m0, m1, m2 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		e := mustLoad(b, map[string]string{"script.js": sharedArrayScript}, "script.js", Config{Env: env})
+		runtime.GC()
+		runtime.ReadMemStats(&m1)
+		list := make([]*VU, vus)
+		for i := range list {
+			list[i] = e.vu(b, uint64(i+1))
+			iterate(b, list[i])
+			list[i].Flush()
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&m2)
+		runtime.KeepAlive(list)
+		runtime.KeepAlive(e)
+		const mb = 1 << 20
+		return float64(int64(m1.HeapAlloc)-int64(m0.HeapAlloc)) / mb, float64(int64(m2.HeapAlloc)-int64(m0.HeapAlloc)) / mb
+	}
+	for b.Loop() {
+		_, none := heapOf(map[string]string{"BUILD": "0"}, 1000)
+		oneCopy, shared := heapOf(map[string]string{"SHARED": "1"}, 1000)
+		_, plainNone := heapOf(map[string]string{"BUILD": "0"}, 10)
+		_, plain := heapOf(map[string]string{"SHARED": "0"}, 10)
+		b.ReportMetric(shared-none, "MB-1000VUs")
+		b.ReportMetric(oneCopy, "MB-one-copy")
+		b.ReportMetric((plain-plainNone)/10, "MB-plain-per-VU")
+	}
+}
+
+// BenchmarkLoopSyncTask is what the event loop adds to a synchronous iteration: one task that
+// queues nothing.
+func BenchmarkLoopSyncTask(b *testing.B) {
+	l := newLoop(goja.New())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	task := func() error { return nil }
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := l.run(ctx, task); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -74,7 +74,7 @@ func compileSource(path string, src []byte) (*compiled, error) {
 	if err != nil {
 		return nil, compileError(path, err)
 	}
-	return &compiled{path: path, dir: filepath.Dir(path), prog: prog}, nil
+	return &compiled{path: path, dir: moduleDir(path), prog: prog}, nil
 }
 
 // esbuildError converts an esbuild diagnostic (1-based line, 0-based byte column) into a

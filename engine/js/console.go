@@ -9,7 +9,7 @@ import (
 )
 
 // newConsole builds the `console` object: each method logs its arguments, joined by spaces, at
-// the matching level with source=console.
+// the matching level with source=console, to the consoleOutput logger when there is one.
 func newConsole(vu *VU) *goja.Object {
 	obj := vu.rt.NewObject()
 	for name, level := range map[string]slog.Level{
@@ -18,6 +18,9 @@ func newConsole(vu *VU) *goja.Object {
 	} {
 		_ = obj.Set(name, func(call goja.FunctionCall) goja.Value {
 			logger := vu.r.test.Logger
+			if vu.r.console != nil {
+				logger = vu.r.console
+			}
 			if !logger.Enabled(context.Background(), level) {
 				return goja.Undefined()
 			}

@@ -3,9 +3,15 @@
 // Each file is transformed once per test with esbuild (TypeScript types stripped, ES modules
 // rewritten to CommonJS, a source map kept so errors point at the original file:line:column) and
 // compiled once into a goja program. Every VU owns its own runtime and evaluates those programs in
-// it. Imports resolve to local files (relative, with or without extension), to the built-in
-// modules k6, k6/metrics and k6/execution, or to the Go modules given in Config.Modules;
-// anything else, https:// URLs included, is an error.
+// it. Imports resolve to local files (relative, with or without extension, read through
+// Config.Files), to https:// modules (Config.Remote), to the built-in modules k6, k6/metrics,
+// k6/execution, k6/timers, k6/encoding, k6/crypto and k6/data, or to the Go modules given in
+// Config.Modules; anything else is an error that lists the modules there are.
+//
+// Each VU has an event loop (loop.go): every lifecycle call — init, an iteration, setup,
+// teardown, handleSummary — lasts until the promises, timers and module callbacks it started have
+// settled, and a promise rejection nobody handles fails the call like an uncaught exception
+// ("Uncaught (in promise) ..."). Lifecycle functions may be async.
 //
 // The caller (the CLI and the scheduler) drives a run like this:
 //

@@ -3,6 +3,8 @@ package js
 import (
 	"errors"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/dnecho/dnecho/engine/js/modules"
@@ -83,6 +85,9 @@ var errInterrupted = errors.New("iteration interrupted")
 // fromJS classifies an error returned by goja. It returns the abort error of exec.test.abort,
 // interrupted=true for any other interrupt, or a *ScriptError for an exception.
 func fromJS(err error) (abort *modules.AbortError, interrupted bool, script *ScriptError) {
+	if errors.Is(err, errInterrupted) {
+		return nil, true, nil // the event loop stopped waiting
+	}
 	var ie *goja.InterruptedError
 	if errors.As(err, &ie) {
 		if a, ok := ie.Value().(*modules.AbortError); ok {
@@ -116,25 +121,30 @@ func exceptionError(ex *goja.Exception) *ScriptError {
 	var b strings.Builder
 	for _, f := range ex.Stack() {
 		pos := f.Position()
-		name := f.FuncName()
-		if pos.Filename == "" {
-			if name = nativeName(name); name == "" {
-				b.WriteString("\tat native\n")
-			} else {
-				fmt.Fprintf(&b, "\tat %s (native)\n", name)
-			}
-			continue
-		}
-		if name == "" {
-			name = "<anonymous>"
-		}
-		if e.File == "" {
-			e.File, e.Line, e.Column = pos.Filename, pos.Line, pos.Column
-		}
-		fmt.Fprintf(&b, "\tat %s (%s:%d:%d)\n", name, pos.Filename, pos.Line, pos.Column)
+		e.addFrame(&b, f.FuncName(), pos.Filename, pos.Line, pos.Column)
 	}
 	e.Stack = strings.TrimSuffix(b.String(), "\n")
 	return e
+}
+
+// addFrame writes one stack frame ("\tat name (file:line:col)", or "\tat name (native)" when
+// file is empty) and positions e at the first frame with a file.
+func (e *ScriptError) addFrame(b *strings.Builder, name, file string, line, col int) {
+	if file == "" {
+		if name = nativeName(name); name == "" {
+			b.WriteString("\tat native\n")
+		} else {
+			fmt.Fprintf(b, "\tat %s (native)\n", name)
+		}
+		return
+	}
+	if name == "" {
+		name = "<anonymous>"
+	}
+	if e.File == "" {
+		e.File, e.Line, e.Column = file, line, col
+	}
+	fmt.Fprintf(b, "\tat %s (%s:%d:%d)\n", name, file, line, col)
 }
 
 // exceptionMessage is the thrown value as JavaScript would print it ("Error: boom").
@@ -144,4 +154,51 @@ func exceptionMessage(ex *goja.Exception) string {
 		return ex.Error()
 	}
 	return v.String()
+}
+
+// uncaughtPrefix starts the message of a promise rejection nobody handled; it is the wording
+// browsers, Deno and k6 use (grafana/k6 internal/js/eventloop/eventloop.go).
+const uncaughtPrefix = "Uncaught (in promise) "
+
+// rejectionError is the *ScriptError of a promise rejected with no handler. An Error value keeps
+// the stack of where it was created, which goja only exposes as its `stack` text; the frames are
+// parsed from it so that the error is positioned and printed exactly like a thrown exception.
+func rejectionError(rt *goja.Runtime, v goja.Value) *ScriptError {
+	e := &ScriptError{Kind: KindException, Message: uncaughtPrefix + "undefined"}
+	if v == nil {
+		return e
+	}
+	e.Message = uncaughtPrefix + v.String()
+	obj, ok := v.(*goja.Object)
+	if !ok {
+		return e
+	}
+	if s := obj.Get("stack"); s != nil && !goja.IsUndefined(s) {
+		parseStack(e, s.String())
+	}
+	return e
+}
+
+// stackFrame matches a frame line of goja's `stack` text: "name (file:line:col(pc))",
+// "file:line:col(pc)", "name (native)" or "native".
+var stackFrame = regexp.MustCompile(`^(?:(.*) \()?(?:(.*):(\d+):(\d+)\(\d+\)|native)\)?$`)
+
+// parseStack fills e's position and Stack from goja's `stack` text, in the format exceptionError
+// uses.
+func parseStack(e *ScriptError, stack string) {
+	var b strings.Builder
+	for _, line := range strings.Split(stack, "\n") {
+		frame, ok := strings.CutPrefix(line, "\tat ")
+		if !ok {
+			continue
+		}
+		m := stackFrame.FindStringSubmatch(frame)
+		if m == nil {
+			continue
+		}
+		line, _ := strconv.Atoi(m[3])
+		col, _ := strconv.Atoi(m[4])
+		e.addFrame(&b, m[1], m[2], line, col)
+	}
+	e.Stack = strings.TrimSuffix(b.String(), "\n")
 }

@@ -183,3 +183,36 @@ func TestVUAndIterMetadata(t *testing.T) {
 		t.Fatal("vu must be metadata, not a tag")
 	}
 }
+
+// TestVUTagsResetPerActivation: tags and metadata a script sets through exec.vu belong to the
+// scenario activation; the VU's next scenario starts with only its own tags.
+func TestVUTagsResetPerActivation(t *testing.T) {
+	e := mustLoad(t, map[string]string{"script.js": `
+import exec from "k6/execution";
+import { Counter } from "k6/metrics";
+const c = new Counter("marks");
+export function first() { exec.vu.tags.mine = "first"; exec.vu.metrics.metadata.trace = "t1"; c.add(1); }
+export function second() { globalThis.seen = [exec.vu.tags.mine, exec.vu.metrics.metadata.trace, exec.vu.tags.kind]; c.add(1); }
+`}, "script.js", Config{})
+	vu, err := e.r.NewVU(context.Background(), 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []exec.Scenario{
+		{Name: "a", Exec: "first"},
+		{Name: "b", Exec: "second", Tags: map[string]string{"kind": "b"}},
+	} {
+		if err := vu.Activate(&s); err != nil {
+			t.Fatal(err)
+		}
+		iterate(t, vu)
+		vu.Deactivate()
+	}
+	if seen := global(vu, "seen").([]any); seen[0] != nil || seen[1] != nil || seen[2] != "b" {
+		t.Fatalf("the second scenario saw %v, want [undefined undefined b]", seen)
+	}
+	marks := e.out.ByName("marks")
+	if _, ok := marks[1].Tags.Get("mine"); ok || marks[1].Metadata["trace"] != "" {
+		t.Fatalf("second scenario's sample: tags %v metadata %v", marks[1].Tags.Map(), marks[1].Metadata)
+	}
+}

@@ -43,6 +43,9 @@ func (vu *VU) Activate(s *exec.Scenario) error {
 		vu.scenarioEnv = len(s.Env) > 0
 	}
 	vu.tags.SetScenario(s.Name, s.Tags)
+	if vu.r.vuMetadata {
+		vu.tags.SetMetadata("vu", strconv.FormatUint(vu.id, 10))
+	}
 	vu.scenario, vu.execFn = s, fn
 	return nil
 }
@@ -87,7 +90,10 @@ func (vu *VU) RunIteration(ctx context.Context, it exec.Iteration) (interrupted 
 
 	vu.arm(ctx)
 	start := time.Now()
-	_, jsErr := vu.execFn(goja.Undefined(), data)
+	jsErr := vu.loop.run(ctx, func() error {
+		_, err := vu.execFn(goja.Undefined(), data)
+		return err
+	})
 	end := time.Now()
 	// An interrupt or exception inside group() skips its restore of the group tag.
 	vu.tags.SetGroup(root)
@@ -114,6 +120,9 @@ func (vu *VU) RunIteration(ctx context.Context, it exec.Iteration) (interrupted 
 			Value: float64(end.Sub(start)) / float64(time.Millisecond), Tags: tags, Metadata: meta}
 	}
 	vu.maybeFlush(end)
+	if !interrupted {
+		vu.holdFor(ctx, vu.r.minIteration-end.Sub(start))
+	}
 
 	switch {
 	case abort != nil:
@@ -123,6 +132,21 @@ func (vu *VU) RunIteration(ctx context.Context, it exec.Iteration) (interrupted 
 		return false, script
 	}
 	return interrupted, nil
+}
+
+// holdFor keeps the VU for d (minIterationDuration's remainder), or until ctx ends. As in k6
+// (grafana/k6 internal/js/runner.go, ActiveVU.RunOnce), the wait comes after the iteration's
+// samples: iteration_duration measures the script, not the wait.
+func (vu *VU) holdFor(ctx context.Context, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
 }
 
 // setupArg returns the setup data as a JS value, parsing the runner's JSON on first use only:

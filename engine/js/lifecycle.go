@@ -63,13 +63,34 @@ func (vu *VU) runStage(ctx context.Context, stage string) (goja.Value, error) {
 	vu.tags.SetGroup(vu.r.test.Groups.Root().Detached(stage))
 
 	vu.arm(ctx)
-	v, err := fn(goja.Undefined(), args...)
+	v, err := vu.call(ctx, fn, args...)
 	vu.disarm()
 	now := time.Now()
 	vu.emitData(now)
 	vu.flush(now)
 	if err != nil {
 		return nil, stageError(ctx, stage, err)
+	}
+	return v, nil
+}
+
+// call runs a lifecycle function on the event loop and returns its result: for a function that
+// returned a promise (an async function), the value the promise resolved to, as k6 does
+// (grafana/k6 internal/js/runner.go, unPromisify); a rejection nobody handled is an error.
+func (vu *VU) call(ctx context.Context, fn goja.Callable, args ...goja.Value) (goja.Value, error) {
+	var v goja.Value
+	err := vu.loop.run(ctx, func() (err error) {
+		v, err = fn(goja.Undefined(), args...)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if p, ok := v.Export().(*goja.Promise); ok {
+		if p.State() != goja.PromiseStateFulfilled {
+			return goja.Undefined(), nil
+		}
+		return p.Result(), nil
 	}
 	return v, nil
 }

@@ -72,8 +72,8 @@ export function lateOpen() { open("data.txt"); }`,
 	if got := global(vu, "out"); got != "hello|5|true|from lib dir" {
 		t.Fatalf("out = %v", got)
 	}
-	if len(e.r.src.files) != 2 {
-		t.Fatalf("open() cache holds %d files, want 2", len(e.r.src.files))
+	if len(e.r.src.opens) != 2 {
+		t.Fatalf("open() cache holds %d files, want 2", len(e.r.src.opens))
 	}
 
 	if err := vu.Activate(&scenarioLate); err != nil {
@@ -102,7 +102,8 @@ func TestImportErrors(t *testing.T) {
 		{"unknown builtin", `import http from "k6/http";`, `unknown module "k6/http"`, 1},
 		{"unknown extension", "\nimport x from \"k6/x/nothing\";", `unknown module "k6/x/nothing"`, 2},
 		{"remote", `import { textSummary } from "https://jslib.k6.io/k6-summary/0.0.2/index.js";`,
-			"remote modules are not supported offline: https://jslib.k6.io/k6-summary/0.0.2/index.js", 1},
+			`cannot load module "https://jslib.k6.io/k6-summary/0.0.2/index.js": remote modules are not available`, 1},
+		{"plain http", `import x from "http://example.com/x.js";`, "remote modules must use https://", 1},
 		{"missing file", `import x from "./missing.js";`, `cannot find module "./missing.js"`, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

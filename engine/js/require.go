@@ -20,26 +20,18 @@ func (vu *VU) requireFunc(dir string) goja.Value {
 // the importing module's init fails with a positioned error.
 func (vu *VU) require(dir, spec string) goja.Value {
 	switch {
-	case isLocal(spec):
-		path, err := resolveFile(dir, spec)
+	case isRemote(spec) || (isLocal(spec) && isRemote(dir)):
+		name, err := resolveRemote(dir, spec)
 		if err != nil {
 			modules.Throw(vu.rt, err)
 		}
-		if m, ok := vu.mods[path]; ok {
-			return m.Get("exports")
-		}
-		vu.requireInit(spec)
-		c, err := vu.r.src.program(path, nil)
+		return vu.requireFile(name, spec)
+	case isLocal(spec):
+		path, err := resolveFile(vu.r.src.files, dir, spec)
 		if err != nil {
-			// Carry the positioned error as the GoError's value: exceptionError unwraps it, so a
-			// syntax error in an imported file points into that file, not at the import.
-			panic(vu.rt.NewGoError(err))
+			modules.Throw(vu.rt, err)
 		}
-		m, err := vu.evalFile(c)
-		if err != nil {
-			modules.Rethrow(err)
-		}
-		return m.Get("exports")
+		return vu.requireFile(path, spec)
 	default:
 		if m, ok := vu.mods[spec]; ok {
 			return m
@@ -47,6 +39,29 @@ func (vu *VU) require(dir, spec string) goja.Value {
 		vu.requireInit(spec)
 		return vu.goModule(spec)
 	}
+}
+
+// requireFile evaluates the module file (or remote module) name once in the VU and returns its
+// exports.
+func (vu *VU) requireFile(name, spec string) goja.Value {
+	if m, ok := vu.mods[name]; ok {
+		return m.Get("exports")
+	}
+	vu.requireInit(spec)
+	c, err := vu.r.src.program(name, nil)
+	if _, positioned := err.(*ScriptError); positioned {
+		// Carry the positioned error as the GoError's value: exceptionError unwraps it, so a
+		// syntax error in an imported file points into that file, not at the import.
+		panic(vu.rt.NewGoError(err))
+	}
+	if err != nil {
+		modules.Throw(vu.rt, fmt.Errorf("cannot load module %q: %w", spec, err))
+	}
+	m, err := vu.evalFile(c)
+	if err != nil {
+		modules.Rethrow(err)
+	}
+	return m.Get("exports")
 }
 
 // requireInit rejects loading a new module outside the init context; already loaded modules
@@ -89,9 +104,6 @@ func (vu *VU) evalFile(c *compiled) (*goja.Object, error) {
 func (vu *VU) goModule(name string) goja.Value {
 	root, ok := vu.r.root(name)
 	if !ok {
-		if isRemote(name) {
-			modules.ThrowMessage(vu.rt, "remote modules are not supported offline: "+name)
-		}
 		modules.ThrowMessage(vu.rt, fmt.Sprintf("unknown module %q; available modules: %s",
 			name, strings.Join(modules.Names(vu.r.factories), ", ")))
 	}

@@ -12,8 +12,12 @@ import (
 
 	"github.com/dnecho/dnecho/engine/js/groups"
 	"github.com/dnecho/dnecho/engine/js/modules"
+	"github.com/dnecho/dnecho/engine/js/modules/crypto"
+	"github.com/dnecho/dnecho/engine/js/modules/data"
+	"github.com/dnecho/dnecho/engine/js/modules/encoding"
 	"github.com/dnecho/dnecho/engine/js/modules/execution"
 	"github.com/dnecho/dnecho/engine/js/modules/k6"
+	"github.com/dnecho/dnecho/engine/js/modules/k6summary"
 	jsmetrics "github.com/dnecho/dnecho/engine/js/modules/metrics"
 	"github.com/dnecho/dnecho/engine/metrics"
 )
@@ -43,6 +47,14 @@ type Config struct {
 	Pusher metrics.Pusher
 	// Logger receives console output, exceptions and warnings. Nil means slog.Default().
 	Logger *slog.Logger
+	// Files, when not nil, is where local files come from instead of the disk (a test from an
+	// archive).
+	Files FileSystem
+	// Remote gives the source of https:// imports; nil makes them an error.
+	Remote RemoteModules
+	// CompatibilityMode is k6's compatibilityMode: "extended" (or "") adds the global `global`
+	// as an alias of globalThis; "base" does not (grafana/k6 internal/js/bundle.go).
+	CompatibilityMode string
 }
 
 // RunOptions are the settings that only exist once options are consolidated. Call
@@ -67,6 +79,12 @@ type RunOptions struct {
 	// mean DefaultFlushSamples and DefaultFlushInterval.
 	FlushSamples  int
 	FlushInterval time.Duration
+	// Console, when not nil, receives console.* output instead of Config.Logger (the
+	// consoleOutput option). The init context of the options VU (Load) still logs to Logger.
+	Console *slog.Logger
+	// MinIterationDuration is the minIterationDuration option: a complete iteration that ends
+	// sooner holds its VU for the rest of it (0: no minimum).
+	MinIterationDuration time.Duration
 }
 
 // Runner is one compiled script for one test run: it creates VUs that run it and runs the
@@ -86,9 +104,12 @@ type Runner struct {
 
 	options   json.RawMessage
 	functions map[string]bool
+	exports   map[string]bool
 
 	flushSamples  int
 	flushInterval time.Duration
+	minIteration  time.Duration
+	console       *slog.Logger // console.* output; nil: the test logger
 	vuMetadata    bool
 	iterMetadata  bool
 
@@ -120,7 +141,7 @@ func Load(ctx context.Context, cfg Config) (*Runner, error) {
 	r := &Runner{
 		cfg:  cfg,
 		path: path,
-		src:  newSources(),
+		src:  newSources(cfg.Files, cfg.Remote),
 		test: &modules.Test{
 			Registry: cfg.Registry,
 			Builtin:  builtin,
@@ -136,6 +157,11 @@ func Load(ctx context.Context, cfg Config) (*Runner, error) {
 	r.factories[modules.NameK6] = k6.New
 	r.factories[modules.NameMetrics] = jsmetrics.New
 	r.factories[modules.NameExecution] = execution.New
+	r.factories[modules.NameTimers] = newTimersModule
+	r.factories[modules.NameEncoding] = encoding.New
+	r.factories[modules.NameCrypto] = crypto.New
+	r.factories[modules.NameData] = data.New
+	r.factories[k6summary.Name] = k6summary.New
 	for name, f := range cfg.Modules {
 		r.factories[name] = f
 	}
@@ -158,6 +184,10 @@ func Load(ctx context.Context, cfg Config) (*Runner, error) {
 	}
 	r.test.Options = stripShortcuts(r.options)
 	r.functions = vu.exportedFunctions()
+	r.exports = map[string]bool{}
+	for _, k := range vu.exports.Keys() {
+		r.exports[k] = true
+	}
 	vu.Flush()
 	return r, nil
 }
@@ -179,15 +209,27 @@ func (r *Runner) Configure(o RunOptions) {
 	if o.FlushInterval > 0 {
 		r.flushInterval = o.FlushInterval
 	}
+	r.minIteration = o.MinIterationDuration
+	r.console = o.Console
 }
+
+// Path returns the main script's absolute path.
+func (r *Runner) Path() string { return r.path }
 
 // Options returns the script's exported `options` object as JSON ("{}" when there is none).
 // Values are kept as the script wrote them: durations may be numbers (ms) or strings.
 func (r *Runner) Options() json.RawMessage { return r.options }
 
+// HasExport reports whether the script exports a value (of any type) by that name.
+func (r *Runner) HasExport(name string) bool { return r.exports[name] }
+
 // HasFunction reports whether the script exports a function by that name (e.g. a scenario's
 // exec, "setup", "handleSummary").
 func (r *Runner) HasFunction(name string) bool { return r.functions[name] }
+
+// Files returns every file the test has loaded so far (modules, remote modules and open()
+// files), sorted by name: what an archive of the test must hold.
+func (r *Runner) Files() []File { return r.src.list() }
 
 // Groups returns the tree of groups and checks with their counts, for the summary's root_group.
 func (r *Runner) Groups() *groups.Tree { return r.test.Groups }
@@ -229,8 +271,9 @@ func (r *Runner) root(name string) (modules.Module, bool) {
 	return m, true
 }
 
-// stripShortcuts removes from exec.test.options what k6 removes (spec §8.5): the shortcut
-// options, which consolidation has turned into scenarios.
+// stripShortcuts removes from exec.test.options what k6 removes
+// (docs/k6-compat.md#module-k6execution): the shortcut options, which consolidation has turned
+// into scenarios.
 func stripShortcuts(opts json.RawMessage) json.RawMessage {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(opts, &m); err != nil {

@@ -1,23 +1,66 @@
 package js
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"net/url"
 	"os"
+	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 )
 
-// sources caches what a test reads from disk: compiled modules (each compiled once, then run by
-// every VU) and open() file contents (read once, shared by every VU). Safe for concurrent use.
+// FileSystem is where a test's local files come from: the disk, or an archive.
+type FileSystem interface {
+	// ReadFile returns the contents of the file at an absolute path.
+	ReadFile(path string) ([]byte, error)
+	// IsFile reports whether a regular file exists at an absolute path.
+	IsFile(path string) bool
+}
+
+// RemoteModules gives the source of an https:// module, from the network, a cache or an
+// archive.
+type RemoteModules interface {
+	Module(ctx context.Context, url string) ([]byte, error)
+}
+
+// diskFiles is the FileSystem of the local disk.
+type diskFiles struct{}
+
+func (diskFiles) ReadFile(path string) ([]byte, error) { return os.ReadFile(path) }
+
+func (diskFiles) IsFile(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// ErrNoRemote is the error of an https:// import when the runner has no RemoteModules.
+var ErrNoRemote = errors.New("remote modules are not available")
+
+// File is one file a test loaded: a module (main script, local import, remote module) or a file
+// read with open(). Name is an absolute path, or the URL of a remote module.
+type File struct {
+	Name string
+	Data []byte
+}
+
+// sources caches what a test reads: compiled modules (each compiled once, then run by every VU)
+// and open() file contents (read once, shared by every VU). Safe for concurrent use.
 type sources struct {
+	files  FileSystem
+	remote RemoteModules // nil: https:// imports fail
+
 	mu    sync.Mutex
 	progs map[string]*progEntry
-	files map[string]*fileEntry
+	opens map[string]*fileEntry
 }
 
 type progEntry struct {
 	once sync.Once
+	src  []byte
 	c    *compiled
 	err  error
 }
@@ -31,44 +74,58 @@ type fileEntry struct {
 	err  error
 }
 
-func newSources() *sources {
-	return &sources{progs: map[string]*progEntry{}, files: map[string]*fileEntry{}}
+func newSources(files FileSystem, remote RemoteModules) *sources {
+	if files == nil {
+		files = diskFiles{}
+	}
+	return &sources{files: files, remote: remote, progs: map[string]*progEntry{}, opens: map[string]*fileEntry{}}
 }
 
-// program returns the compiled module at path, compiling it on first use. src, when not nil, is
-// used instead of reading the file (the main script may come from stdin).
-func (s *sources) program(path string, src []byte) (*compiled, error) {
+// program returns the compiled module named name (an absolute path or an https:// URL),
+// reading and compiling it on first use. src, when not nil, is used instead of reading it (the
+// main script may come from stdin or an archive).
+func (s *sources) program(name string, src []byte) (*compiled, error) {
 	s.mu.Lock()
-	e, ok := s.progs[path]
+	e, ok := s.progs[name]
 	if !ok {
 		e = &progEntry{}
-		s.progs[path] = e
+		s.progs[name] = e
 	}
 	s.mu.Unlock()
 	e.once.Do(func() {
 		if src == nil {
-			var err error
-			if src, err = os.ReadFile(path); err != nil {
-				e.err = err
+			if src, e.err = s.read(name); e.err != nil {
 				return
 			}
 		}
-		e.c, e.err = compileSource(path, src)
+		e.src = src
+		e.c, e.err = compileSource(name, src)
 	})
 	return e.c, e.err
+}
+
+// read returns a module's source from the file system or the remote modules.
+func (s *sources) read(name string) ([]byte, error) {
+	if !isRemote(name) {
+		return s.files.ReadFile(name)
+	}
+	if s.remote == nil {
+		return nil, fmt.Errorf("%w: %s", ErrNoRemote, name)
+	}
+	return s.remote.Module(context.Background(), name)
 }
 
 // file returns the cached contents of path for open().
 func (s *sources) file(path string) (*fileEntry, error) {
 	s.mu.Lock()
-	e, ok := s.files[path]
+	e, ok := s.opens[path]
 	if !ok {
 		e = &fileEntry{}
-		s.files[path] = e
+		s.opens[path] = e
 	}
 	s.mu.Unlock()
 	e.once.Do(func() {
-		e.data, e.err = os.ReadFile(path)
+		e.data, e.err = s.files.ReadFile(path)
 		if e.err == nil {
 			e.text = string(e.data)
 		}
@@ -76,12 +133,31 @@ func (s *sources) file(path string) (*fileEntry, error) {
 	return e, e.err
 }
 
+// list returns every file read without error, sorted by name.
+func (s *sources) list() []File {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []File
+	for name, e := range s.progs {
+		if e.c != nil {
+			out = append(out, File{Name: name, Data: e.src})
+		}
+	}
+	for name, e := range s.opens {
+		if e.err == nil && e.data != nil {
+			out = append(out, File{Name: name, Data: e.data})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
 // moduleExtensions are tried, in order, for an import path given without its extension.
 var moduleExtensions = []string{".js", ".ts", ".mjs", ".mts", ".cjs", ".cts"}
 
 // resolveFile finds the file a local import names, relative to dir: the exact path, the path
 // with a known extension, or an index file in that directory.
-func resolveFile(dir, spec string) (string, error) {
+func resolveFile(files FileSystem, dir, spec string) (string, error) {
 	p := localPath(dir, spec)
 	candidates := []string{p}
 	for _, ext := range moduleExtensions {
@@ -91,11 +167,36 @@ func resolveFile(dir, spec string) (string, error) {
 		candidates = append(candidates, filepath.Join(p, "index"+ext))
 	}
 	for _, c := range candidates {
-		if fi, err := os.Stat(c); err == nil && fi.Mode().IsRegular() {
+		if files.IsFile(c) {
 			return c, nil
 		}
 	}
 	return "", fmt.Errorf("cannot find module %q (looked for %s)", spec, p)
+}
+
+// resolveRemote returns the URL an import names: spec itself, or spec relative to the
+// directory URL of the importing remote module.
+func resolveRemote(dir, spec string) (string, error) {
+	if isRemote(spec) {
+		return checkScheme(spec)
+	}
+	base, err := url.Parse(strings.TrimSuffix(dir, "/") + "/")
+	if err != nil {
+		return "", fmt.Errorf("import %q from %s: %w", spec, dir, err)
+	}
+	ref, err := url.Parse(spec)
+	if err != nil {
+		return "", fmt.Errorf("import %q: %w", spec, err)
+	}
+	return checkScheme(base.ResolveReference(ref).String())
+}
+
+// checkScheme allows https only, as k6 does for remote modules (grafana/k6 loader).
+func checkScheme(u string) (string, error) {
+	if !strings.HasPrefix(u, "https://") {
+		return "", fmt.Errorf("import %q: remote modules must use https://", u)
+	}
+	return u, nil
 }
 
 // localPath turns a relative, absolute or file:// name into an absolute, clean path.
@@ -105,6 +206,19 @@ func localPath(dir, name string) string {
 		name = filepath.Join(dir, name)
 	}
 	return filepath.Clean(name)
+}
+
+// moduleDir is the directory a module's relative imports and open() calls start from: a path,
+// or the URL of a remote module's directory.
+func moduleDir(name string) string {
+	if isRemote(name) {
+		if u, err := url.Parse(name); err == nil {
+			u.Path = path.Dir(u.Path)
+			u.RawQuery, u.Fragment = "", ""
+			return u.String()
+		}
+	}
+	return filepath.Dir(name)
 }
 
 // isLocal reports whether an import names a file rather than a module.

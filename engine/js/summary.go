@@ -26,11 +26,19 @@ type SummaryOutput struct {
 	Data   []byte
 }
 
+// ErrSummaryNotFunction is HandleSummary's error for a script whose handleSummary export is not a
+// function (grafana/k6 internal/js/runner.go words it so).
+var ErrSummaryNotFunction = errors.New("exported identifier handleSummary must be a function")
+
 // HandleSummary calls the script's handleSummary(data) in a fresh VU with __VU = 0. data is the
-// summary object as JSON (spec §9.1). The caller only logs a returned error ("failed to handle the
-// end-of-test summary"); ctx carries handleSummaryTimeout.
+// summary object as JSON (docs/k6-compat.md#handlesummary). The function may be async: its
+// resolved value is used. The caller only logs a returned error ("failed to handle the end-of-test
+// summary") and prints the default summary; ctx carries handleSummaryTimeout.
 func (r *Runner) HandleSummary(ctx context.Context, data []byte) (*SummaryResult, error) {
 	if !r.functions["handleSummary"] {
+		if r.exports["handleSummary"] {
+			return nil, ErrSummaryNotFunction
+		}
 		return &SummaryResult{}, nil
 	}
 	vu, err := r.newVU(ctx, 0, 0)
@@ -43,7 +51,7 @@ func (r *Runner) HandleSummary(ctx context.Context, data []byte) (*SummaryResult
 	}
 	fn, _ := goja.AssertFunction(vu.exports.Get("handleSummary"))
 	vu.arm(ctx)
-	v, err := fn(goja.Undefined(), arg)
+	v, err := vu.call(ctx, fn, arg)
 	vu.disarm()
 	vu.Flush()
 	if err != nil {

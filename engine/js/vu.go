@@ -21,6 +21,7 @@ const maxCallStackSize = 10000
 type VU struct {
 	r        *Runner
 	rt       *goja.Runtime
+	loop     *loop
 	id       uint64
 	idInTest uint64
 	iter     int64
@@ -71,6 +72,7 @@ func (r *Runner) newVU(ctx context.Context, id, idInTest uint64) (*VU, error) {
 		lastFlush: time.Now(),
 		mods:      map[string]*goja.Object{},
 	}
+	vu.loop = newLoop(rt)
 	if err := vu.setGlobals(); err != nil {
 		return nil, err
 	}
@@ -80,7 +82,11 @@ func (r *Runner) newVU(ctx context.Context, id, idInTest uint64) (*VU, error) {
 
 	vu.inInit = true
 	vu.arm(ctx)
-	module, err := vu.evalFile(vu.r.main)
+	var module *goja.Object
+	err := vu.loop.run(ctx, func() (err error) {
+		module, err = vu.evalFile(vu.r.main)
+		return err
+	})
 	vu.disarm()
 	vu.inInit = false
 	if err != nil {
@@ -118,12 +124,19 @@ func (vu *VU) setGlobals() error {
 	if err := rt.GlobalObject().DefineAccessorProperty("__ITER", iter, nil, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
 		return err
 	}
-	for name, v := range map[string]any{
+	globals := map[string]any{
 		"__VU":    vu.id,
 		"console": newConsole(vu),
 		"open":    vu.openFunc(vu.r.main.dir),
 		"require": vu.requireFunc(vu.r.main.dir),
-	} {
+	}
+	for name, fn := range vu.timerFunctions() {
+		globals[name] = fn
+	}
+	if vu.r.cfg.CompatibilityMode != "base" {
+		globals["global"] = rt.GlobalObject()
+	}
+	for name, v := range globals {
 		if err := rt.Set(name, v); err != nil {
 			return err
 		}

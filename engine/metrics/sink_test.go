@@ -107,6 +107,15 @@ func TestRegisterBuiltins(t *testing.T) {
 		"dropped_iterations": {"counter", "default"}, "checks": {"rate", "default"},
 		"group_duration": {"trend", "time"}, "data_sent": {"counter", "data"},
 		"data_received": {"counter", "data"},
+		// k6's protocol metrics, registered so that thresholds may name them.
+		"http_reqs": {"counter", "default"}, "http_req_failed": {"rate", "default"},
+		"http_req_duration": {"trend", "time"}, "http_req_blocked": {"trend", "time"},
+		"http_req_connecting": {"trend", "time"}, "http_req_tls_handshaking": {"trend", "time"},
+		"http_req_sending": {"trend", "time"}, "http_req_waiting": {"trend", "time"},
+		"http_req_receiving": {"trend", "time"}, "ws_sessions": {"counter", "default"},
+		"ws_msgs_sent": {"counter", "default"}, "ws_msgs_received": {"counter", "default"},
+		"ws_ping": {"trend", "time"}, "ws_session_duration": {"trend", "time"},
+		"ws_connecting": {"trend", "time"}, "grpc_req_duration": {"trend", "time"},
 	}
 	if len(r.All()) != len(want) {
 		t.Fatalf("%d metrics registered, want %d", len(r.All()), len(want))
@@ -127,7 +136,7 @@ func TestSystemTags(t *testing.T) {
 		t.Errorf("%d default system tags, want 14", got)
 	}
 	if len(AllSystemTags()) != 18 || !IsSystemTag("ocsp_status") || IsSystemTag("datanode") {
-		t.Error("AllSystemTags / IsSystemTag disagree with spec §8.2")
+		t.Error("AllSystemTags / IsSystemTag disagree with docs/k6-compat.md#system-tags")
 	}
 	if !IsMetadataTag("vu") || IsMetadataTag("group") {
 		t.Error("IsMetadataTag")

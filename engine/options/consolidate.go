@@ -119,6 +119,12 @@ func (c *Consolidated) validate() error {
 			return &Error{Option: "tags", Err: errors.New("a tag name can't be empty")}
 		}
 	}
+	if d := c.MinIterationDuration; d.Valid && d.V < 0 {
+		return &Error{Option: "minIterationDuration", Err: fmt.Errorf("%s: can't be negative", d.V)}
+	}
+	if err := c.CheckCompatibilityMode(); err != nil {
+		return err
+	}
 	return c.parseSegment()
 }
 
@@ -141,6 +147,20 @@ func (c *Consolidated) parseSegment() error {
 	}
 	c.Tuple = et
 	return nil
+}
+
+// CheckCompatibilityMode validates compatibilityMode; the script loader needs it before the
+// rest of the options are known.
+func (o *Options) CheckCompatibilityMode() error {
+	if m := o.CompatibilityMode; m.Valid && !slices.Contains(CompatibilityModes, m.V) {
+		return &Error{Option: "compatibilityMode", Err: fmt.Errorf("%q: use one of %s", m.V, strings.Join(CompatibilityModes, ", "))}
+	}
+	return nil
+}
+
+// CompatibilityModeValue is compatibilityMode with its default.
+func (c *Consolidated) CompatibilityModeValue() string {
+	return c.CompatibilityMode.ValueOr(DefaultCompatibilityMode)
 }
 
 // SummaryModeValue is the validated summary mode.

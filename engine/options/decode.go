@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/dnecho/dnecho/engine/null"
 	"github.com/dnecho/dnecho/engine/scenario"
 	"github.com/dnecho/dnecho/engine/threshold"
 )
@@ -36,10 +37,15 @@ var fields = map[string]field{
 	"noSetup":              {decode: func(o *Options, r json.RawMessage) error { return json.Unmarshal(r, &o.NoSetup) }},
 	"noTeardown":           {decode: func(o *Options, r json.RawMessage) error { return json.Unmarshal(r, &o.NoTeardown) }},
 	"throw":                {decode: func(o *Options, r json.RawMessage) error { return json.Unmarshal(r, &o.Throw) }},
-
-	"executionSegment":         {decode: func(o *Options, r json.RawMessage) error { return json.Unmarshal(r, &o.ExecutionSegment) }},
-	"executionSegmentSequence": {decode: func(o *Options, r json.RawMessage) error { return json.Unmarshal(r, &o.ExecutionSegmentSequence) }},
-	"paused":                   {decode: func(o *Options, r json.RawMessage) error { return json.Unmarshal(r, &o.Paused) }},
+	"minIterationDuration": {decode: func(o *Options, r json.RawMessage) error { return json.Unmarshal(r, &o.MinIterationDuration) }},
+	"executionSegment":     {decode: func(o *Options, r json.RawMessage) error { return decodeText(r, &o.ExecutionSegment) }},
+	"executionSegmentSequence": {decode: func(o *Options, r json.RawMessage) error {
+		return decodeText(r, &o.ExecutionSegmentSequence)
+	}},
+	// k6 reads consoleOutput only from K6_CONSOLE_OUTPUT and --console-output; a script or config
+	// file that sets it is honoured here too (docs/k6-compat.md#where-dnecho-differs).
+	"consoleOutput": {decode: func(o *Options, r json.RawMessage) error { return json.Unmarshal(r, &o.ConsoleOutput) }},
+	"paused":        {decode: func(o *Options, r json.RawMessage) error { return json.Unmarshal(r, &o.Paused) }},
 
 	"out":           {runtime: true, decode: func(o *Options, r json.RawMessage) error { return decodeList(r, &o.Out) }},
 	"summaryExport": {runtime: true, decode: func(o *Options, r json.RawMessage) error { return json.Unmarshal(r, &o.SummaryExport) }},
@@ -151,6 +157,26 @@ func decodeTags(o *Options, raw json.RawMessage) error {
 		}
 	}
 	o.Tags = tags
+	return nil
+}
+
+// decodeText reads an option k6 writes as a string but scripts may give as a number (e.g.
+// executionSegment: 0.5).
+func decodeText(raw json.RawMessage, dst *null.Value[string]) error {
+	t := bytes.TrimSpace(raw)
+	if string(t) == "null" {
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(t, &s); err == nil {
+		*dst = null.From(s)
+		return nil
+	}
+	var n json.Number
+	if err := json.Unmarshal(t, &n); err != nil {
+		return fmt.Errorf("expected a string such as \"1/4:1/2\", got %s", t)
+	}
+	*dst = null.From(n.String())
 	return nil
 }
 

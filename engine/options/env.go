@@ -48,6 +48,10 @@ var envVars = []envVar{
 	{"K6_NO_COLOR", func(o *Options, v string) error { o.NoColor = null.From(true); return nil }},
 	{"K6_INCLUDE_SYSTEM_ENV_VARS", func(o *Options, v string) error { return parseBool(v, &o.IncludeSystemEnvVars) }},
 	{"K6_LOG_FORMAT", func(o *Options, v string) error { o.LogFormat = null.From(v); return nil }},
+	{"K6_LOG_OUTPUT", func(o *Options, v string) error { o.LogOutput = null.From(v); return nil }},
+	{"K6_MIN_ITERATION_DURATION", func(o *Options, v string) error { return parseDuration(v, &o.MinIterationDuration) }},
+	{"K6_CONSOLE_OUTPUT", func(o *Options, v string) error { o.ConsoleOutput = null.From(v); return nil }},
+	{"K6_COMPATIBILITY_MODE", func(o *Options, v string) error { o.CompatibilityMode = null.From(v); return nil }},
 }
 
 // FromEnv reads the K6_* environment layer (and NO_COLOR, which counts when merely set). Errors

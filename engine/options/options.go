@@ -24,7 +24,11 @@ const (
 	DefaultHandleSummaryTimeout = 120 * time.Second
 	DefaultSummaryMode          = "compact"
 	DefaultLogFormat            = "text"
+	DefaultCompatibilityMode    = "extended"
 )
+
+// CompatibilityModes are the values of compatibilityMode (grafana/k6 lib/compatibility_mode.go).
+var CompatibilityModes = []string{"extended", "base"}
 
 // Options is one layer of settings, and also the result of layering them. Every field remembers
 // whether its layer set it (Null* types, nil slices and maps), so a higher layer overrides only
@@ -55,6 +59,8 @@ type Options struct {
 	NoTeardown           null.Value[bool]
 	// Throw turns metric-value and tag warnings into exceptions (-w/--throw).
 	Throw null.Value[bool]
+	// MinIterationDuration: an iteration that ends sooner keeps its VU until then.
+	MinIterationDuration null.Value[time.Duration]
 	// ExecutionSegment and ExecutionSegmentSequence split the test between instances, as
 	// written (--execution-segment, --execution-segment-sequence; k6 reads no environment
 	// variable for them). Consolidate parses them into Consolidated.Tuple.
@@ -63,6 +69,8 @@ type Options struct {
 	// Paused starts the run paused after VU initialisation, until resumed through the REST
 	// API (-p/--paused, K6_PAUSED).
 	Paused null.Value[bool]
+	// ConsoleOutput is a file that receives console.* output instead of the log.
+	ConsoleOutput null.Value[string]
 
 	// Runtime settings: a config file, the environment and flags may set them, a script may not.
 	Out                  []string
@@ -72,6 +80,10 @@ type Options struct {
 	NoColor              null.Value[bool]
 	IncludeSystemEnvVars null.Value[bool]
 	LogFormat            null.Value[string]
+	// LogOutput is where the log goes: stderr, stdout, none or file=PATH[,level=L].
+	LogOutput null.Value[string]
+	// CompatibilityMode is the JavaScript mode: extended (default) or base.
+	CompatibilityMode null.Value[string]
 }
 
 // setsShortcuts reports whether o sets any of the options that stand in for each other: a layer
@@ -113,9 +125,11 @@ func (o *Options) apply(higher *Options) {
 	set(&o.NoSetup, higher.NoSetup)
 	set(&o.NoTeardown, higher.NoTeardown)
 	set(&o.Throw, higher.Throw)
+	set(&o.MinIterationDuration, higher.MinIterationDuration)
 	set(&o.ExecutionSegment, higher.ExecutionSegment)
 	set(&o.ExecutionSegmentSequence, higher.ExecutionSegmentSequence)
 	set(&o.Paused, higher.Paused)
+	set(&o.ConsoleOutput, higher.ConsoleOutput)
 	if higher.Out != nil {
 		o.Out = higher.Out
 	}
@@ -125,6 +139,8 @@ func (o *Options) apply(higher *Options) {
 	set(&o.NoColor, higher.NoColor)
 	set(&o.IncludeSystemEnvVars, higher.IncludeSystemEnvVars)
 	set(&o.LogFormat, higher.LogFormat)
+	set(&o.LogOutput, higher.LogOutput)
+	set(&o.CompatibilityMode, higher.CompatibilityMode)
 }
 
 // set overrides dst with v when v is set.

@@ -28,6 +28,15 @@ func (c *Consolidated) TestOptionsJSON() (json.RawMessage, error) {
 		"noSetup":           c.NoSetup,
 		"noTeardown":        c.NoTeardown,
 		"throw":             c.Throw,
+		// Read-only in k6 too: the file console output goes to.
+		"consoleOutput": c.ConsoleOutput,
+	}
+	if c.MinIterationDuration.Valid {
+		m["minIterationDuration"] = c.MinIterationDuration
+	}
+	if c.Tuple != nil {
+		m["executionSegment"] = c.Tuple.Segment.String()
+		m["executionSegmentSequence"] = c.Tuple.Sequence.String()
 	}
 	b, err := json.Marshal(m)
 	if err != nil {

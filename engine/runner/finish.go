@@ -103,8 +103,9 @@ func (t *testRun) result() Result {
 
 // summarize builds the summary and delivers it: the --summary-export file, then handleSummary's
 // outputs when the script exports it, else the text summary on stdout. Every failure is logged;
-// the ones that lost results are also returned. An exception in handleSummary is only logged,
-// as k6 does: the default summary is then not printed either.
+// the ones that lost results are also returned. A handleSummary that throws, rejects, times out
+// or is not a function is only logged, and the default summary is printed instead, as k6 does
+// for a throwing one (grafana/k6 internal/js/runner.go, runUserProvidedHandleSummaryCallback).
 func (t *testRun) summarize() error {
 	mode := t.opts.SummaryModeValue()
 	if mode == summary.Disabled {
@@ -134,7 +135,7 @@ func (t *testRun) summarize() error {
 	if path := t.opts.SummaryExport.V; path != "" {
 		errs = append(errs, t.export(data, path))
 	}
-	if t.script.HasFunction("handleSummary") {
+	if t.script.HasExport("handleSummary") {
 		handled, err := t.handleSummary(data)
 		if handled {
 			return errors.Join(append(errs, err)...)
@@ -165,7 +166,7 @@ func (t *testRun) export(data *summary.Data, path string) error {
 
 // handleSummary calls the script's handleSummary and writes what it returns. It reports whether
 // the summary was handled (false: print the default text summary) and the error of writing its
-// outputs; the script's own failures are only logged.
+// outputs; the script's own failures are only logged, and leave the summary to the default.
 func (t *testRun) handleSummary(data *summary.Data) (handled bool, writeErr error) {
 	b, err := data.JSON()
 	if err != nil {
@@ -181,7 +182,7 @@ func (t *testRun) handleSummary(data *summary.Data) (handled bool, writeErr erro
 	res, err := t.script.HandleSummary(ctx, b)
 	if err != nil {
 		t.log.Error("failed to handle the end-of-test summary", "error", err)
-		return true, nil
+		return false, nil
 	}
 	if !res.Handled {
 		return false, nil

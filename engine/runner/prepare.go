@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/dnecho/dnecho/engine/executor"
@@ -27,6 +28,7 @@ type testRun struct {
 	cfg Config
 	log *slog.Logger
 
+	console   *os.File // the consoleOutput file; nil when console output goes to the log
 	reg       *metrics.Registry
 	collector *ingest.Collector
 	pusher    metrics.Pusher
@@ -90,17 +92,23 @@ func (t *testRun) load(ctx context.Context) error {
 	// the script's options are consolidated.
 	filter := newSwitchPusher(t.collector)
 	t.pusher = filter
+	pre, _ := t.cfg.Layers.Merge()
+	if err := pre.CheckCompatibilityMode(); err != nil {
+		return err
+	}
 	r, err := js.Load(ctx, js.Config{
 		Filename: t.cfg.Script, Source: t.cfg.Source, Env: t.cfg.Env,
 		Modules:  t.roots.wrap(t.cfg.Modules),
 		Registry: t.reg, Pusher: t.pusher, Logger: t.log,
+		Files: t.cfg.Files, Remote: t.cfg.Remote,
+		CompatibilityMode: pre.CompatibilityMode.V,
 	})
 	if err != nil {
 		return scriptLoadError(err)
 	}
 	t.script = r
 	layers := t.cfg.Layers
-	if layers.Script, err = options.FromScript(r.Options()); err != nil {
+	if layers.Script, err = options.FromScript(t.scriptOptions()); err != nil {
 		return err
 	}
 	if t.opts, err = options.Consolidate(layers); err != nil {
@@ -195,7 +203,12 @@ func (t *testRun) buildScheduler(runTags *metrics.Tags) error {
 	if err != nil {
 		return err
 	}
+	console, err := t.openConsole()
+	if err != nil {
+		return err
+	}
 	t.script.Configure(js.RunOptions{
+		Console: console,
 		Options: testOpts,
 		RunTags: t.opts.Tags,
 		Throw:   t.opts.Throw.V,
@@ -204,8 +217,28 @@ func (t *testRun) buildScheduler(runTags *metrics.Tags) error {
 
 		VUMetadata:   t.opts.SystemTagEnabled("vu"),
 		IterMetadata: t.opts.SystemTagEnabled("iter"),
+
+		MinIterationDuration: t.opts.MinIterationDuration.V,
 	})
 	return nil
+}
+
+// openConsole opens the consoleOutput file (created or truncated) and returns the logger console
+// output goes to; nil without the option.
+func (t *testRun) openConsole() (*slog.Logger, error) {
+	path := t.opts.ConsoleOutput.V
+	if path == "" {
+		return nil, nil
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return nil, &options.Error{Option: "consoleOutput", Err: err}
+	}
+	t.console = f
+	if t.cfg.ConsoleLogger != nil {
+		return t.cfg.ConsoleLogger(f), nil
+	}
+	return slog.New(slog.NewTextHandler(f, nil)), nil
 }
 
 // header describes the planned run for the display.
@@ -230,6 +263,11 @@ func (t *testRun) release() {
 	_ = t.stopOutputs() // logged; a run that ends early has its error already
 	if err := t.roots.close(); err != nil {
 		t.log.Error(err.Error())
+	}
+	if t.console != nil {
+		if err := t.console.Close(); err != nil {
+			t.log.Error("consoleOutput: " + err.Error())
+		}
 	}
 }
 

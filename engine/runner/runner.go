@@ -12,6 +12,7 @@ package runner
 import (
 	"context"
 	"errors"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/dnecho/dnecho/engine/aggregate/stream"
 	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/js"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/options"
 	"github.com/dnecho/dnecho/engine/restapi"
@@ -40,6 +42,14 @@ type Config struct {
 	SystemEnv map[string]string
 	// Modules are the Go modules the script may import besides the built-in ones (k6/x/...).
 	Modules map[string]modules.Factory
+	// Files, when not nil, is where the script's local files come from instead of the disk (a
+	// test from an archive).
+	Files js.FileSystem
+	// Remote gives the source of https:// imports; nil makes them an error.
+	Remote js.RemoteModules
+	// ScriptOptions, when not nil, stands for the options the script exports (a test from an
+	// archive carries the options it was archived with).
+	ScriptOptions json.RawMessage
 	// Breakdowns are the metrics the summary shows per value of a tag (e.g. a protocol module's
 	// latency per server), so one slow target stands out.
 	Breakdowns []Breakdown
@@ -50,6 +60,9 @@ type Config struct {
 	StdoutTTY, StderrTTY bool
 	// Logger receives warnings, script logs and errors; nil discards them.
 	Logger *slog.Logger
+	// ConsoleLogger builds the logger console.* output goes to when the consoleOutput option
+	// names a file (as Logger is built, writing to w); nil means a plain text logger.
+	ConsoleLogger func(w io.Writer) *slog.Logger
 	// Display shows the run header and progress; nil shows nothing.
 	Display Display
 	// Hard, when it ends, stops the test at once (a second Ctrl-C). Nil never ends.

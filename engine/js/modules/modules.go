@@ -112,4 +112,27 @@ type VU interface {
 	// Test is the state shared by every VU of the test run: metric registry, built-in metrics,
 	// group tree, run outcome, execution state and options.
 	Test() *Test
+	// RegisterCallback is how a module does work off the VU's goroutine (an RPC whose result a
+	// Promise delivers): it promises the VU's event loop a callback, so the current iteration
+	// (or setup, teardown, handleSummary) does not end before the returned enqueue function has
+	// been called, exactly once. enqueue may be called from any goroutine; the callback then runs
+	// on the VU's goroutine, the only place where the runtime (and a Promise's resolve and reject
+	// functions) may be used. A callback's error ends the iteration like an uncaught exception.
+	// When the iteration has already ended abnormally (an exception, an interrupt), the callback
+	// is dropped, but the iteration still waits for enqueue: work started off the VU's goroutine
+	// should return promptly once Context() is done.
+	//
+	//	enqueue := vu.RegisterCallback()
+	//	p, resolve, reject := vu.Runtime().NewPromise()
+	//	go func() {
+	//		res, err := work(vu.Context())
+	//		enqueue(func() error {
+	//			if err != nil {
+	//				return reject(err)
+	//			}
+	//			return resolve(res)
+	//		})
+	//	}()
+	//	return vu.Runtime().ToValue(p)
+	RegisterCallback() (enqueue func(func() error))
 }

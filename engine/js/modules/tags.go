@@ -60,8 +60,11 @@ func (t *TagSet) SetGroup(g *groups.Group) {
 	t.current = nil
 }
 
-// SetScenario replaces the scenario layer: tags plus scenario=name (name "" sets no scenario tag).
+// SetScenario starts a scenario activation: the scenario layer becomes tags plus scenario=name
+// (name "" sets no scenario tag), and the tags and metadata the script set in the previous
+// activation are dropped, as k6 does (grafana/k6 internal/js/runner.go, VU.Activate).
 func (t *TagSet) SetScenario(name string, tags map[string]string) {
+	t.user, t.metadata = nil, nil
 	m := make(map[string]string, len(tags)+1)
 	for k, v := range tags {
 		m[k] = v
@@ -76,8 +79,8 @@ func (t *TagSet) SetScenario(name string, tags map[string]string) {
 // Get returns the current value of tag k.
 func (t *TagSet) Get(k string) (string, bool) { return t.Current().Get(k) }
 
-// Set sets a user tag, overriding run and scenario tags of the same name for the rest of the VU's
-// life. The group tag stays under group()'s control.
+// Set sets a user tag, overriding run and scenario tags of the same name until the VU's next
+// scenario activation. The group tag stays under group()'s control.
 func (t *TagSet) Set(k, v string) {
 	if t.user == nil {
 		t.user = map[string]*string{}

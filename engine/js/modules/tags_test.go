@@ -31,10 +31,14 @@ func TestTagSetLayers(t *testing.T) {
 	if ts.Current() != cur {
 		t.Fatal("tag set rebuilt without a change")
 	}
-	// User tags survive a new activation.
+	// A new activation starts from the run and scenario tags: user tags and metadata are gone.
+	ts.SetMetadata("trace", "t0")
 	ts.SetScenario("other", map[string]string{"y": "2"})
-	if got := ts.Current().Key(); got != "group=::g,run=r,scenario=other,x=user" {
+	if got := ts.Current().Key(); got != "group=::g,run=r,scenario=other,x=run,y=2" {
 		t.Fatalf("second activation %s", got)
+	}
+	if ts.Metadata() != nil {
+		t.Fatalf("metadata kept across activations: %v", ts.Metadata())
 	}
 	ts.SetMetadata("trace", "t1")
 	held := ts.Metadata()

@@ -42,3 +42,33 @@ func TagsArgument(vu VU, v goja.Value) *metrics.Tags {
 	}
 	return metrics.NewTags(m)
 }
+
+// Bytes reads binary input the way k6's modules accept it: a string (its UTF-8 bytes), an
+// ArrayBuffer, or a view on one (a typed array or a DataView: the bytes it covers). The result
+// may share memory with the runtime's buffer; copy it before keeping it.
+func Bytes(v goja.Value) ([]byte, error) {
+	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
+		return nil, fmt.Errorf("want a string, an ArrayBuffer or a typed array, got %v", v)
+	}
+	obj, ok := v.(*goja.Object)
+	if !ok {
+		return []byte(v.String()), nil
+	}
+	switch x := obj.Export().(type) {
+	case goja.ArrayBuffer:
+		return x.Bytes(), nil
+	case []byte: // Uint8Array
+		return x, nil
+	}
+	buf, ok := obj.Get("buffer").(*goja.Object)
+	if ok {
+		if ab, ok := buf.Export().(goja.ArrayBuffer); ok {
+			data := ab.Bytes()
+			off, n := obj.Get("byteOffset").ToInteger(), obj.Get("byteLength").ToInteger()
+			if off >= 0 && n >= 0 && off+n <= int64(len(data)) {
+				return data[off : off+n], nil
+			}
+		}
+	}
+	return nil, fmt.Errorf("want a string, an ArrayBuffer or a typed array, got %s", obj.ClassName())
+}

@@ -8,7 +8,7 @@ import (
 )
 
 // tagsObject is exec.vu.metrics.tags (or .metadata): a live view of the VU's tag set. Writes set
-// tags for the rest of the VU's life; values must be strings, numbers or booleans.
+// tags until the VU's next scenario activation; values must be strings, numbers or booleans.
 type tagsObject struct {
 	vu       modules.VU
 	metadata bool
