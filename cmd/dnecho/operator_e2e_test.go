@@ -219,9 +219,6 @@ export default function () { sleep(0.05); }`)
 // stdout and `k6 inspect --execution-requirements` only the JSON the operator parses.
 func TestInitializerContract(t *testing.T) {
 	t.Parallel()
-	if r := dnecho(t, runLimit, "archive", "--help"); r.code != 0 {
-		t.Skip("dnecho archive/inspect not merged yet")
-	}
 	script := writeRunScript(t, "test.js", `export const options = { vus: 10, duration: '1m' }; export default function () {}`)
 	// grafana/k6-operator pkg/resources/jobs/initializer.go, the .spec.arguments form.
 	archive := filepath.Join(t.TempDir(), "test.js.archived.tar")
