@@ -59,7 +59,7 @@ func TestOptionsThatActValidation(t *testing.T) {
 		{"nothing set", Layers{Script: Options{}}, ""},
 		{"segment out of order", Layers{Script: mustScript(t, `{"executionSegment": "1/2:1/4"}`)}, "executionSegment"},
 		{"segment not in the sequence", Layers{Script: mustScript(t, `{"executionSegment": "0:1/3", "executionSegmentSequence": "0,1/2,1"}`)},
-			"couldn't find segment 0:1/3"},
+			"provided segment 0:1/3 can't be found in sequence 0,1/2,1"},
 		{"unknown compatibility mode", Layers{Env: mustEnv(t, map[string]string{"K6_COMPATIBILITY_MODE": "es5"})}, "extended, base"},
 		{"negative min iteration duration", Layers{Script: mustScript(t, `{"minIterationDuration": "-1s"}`)}, "minIterationDuration"},
 	} {

@@ -69,10 +69,21 @@ func (c *RampingVUsConfig) FullDuration() time.Duration {
 	return stagesDuration(c.Stages) + c.GracefulStopValue()
 }
 
-// Plan implements Config: VUs removed by a ramp-down stay reserved for gracefulRampDown.
+// Plan implements Config: VUs removed by a ramp-down stay reserved for gracefulRampDown. The
+// plan also counts a rise to the last stage's target at the very end, as k6 does: a 1→10 ramp plans 10
+// VUs (k6's raw execution steps keep the step at the end of the last stage; grafana/k6
+// lib/executor/ramping_vus.go, getRawExecutionSteps), although the 10th never starts an
+// iteration because the stage is over.
 func (c *RampingVUsConfig) Plan(et *plan.ExecutionTuple) []plan.Step {
 	end := stagesDuration(c.Stages)
-	return plan.ReserveForRampDown(c.Steps(et), c.RampDown(), end, c.FullDuration())
+	steps := c.Steps(et)
+	if n := len(c.Stages); n > 0 {
+		final := et.Scale(max(c.Stages[n-1].Target.ValueOr(0), 0))
+		if last := steps[len(steps)-1]; final > last.VUs && last.At < end {
+			steps = append(steps, plan.VUStep{At: end, VUs: final})
+		}
+	}
+	return plan.ReserveForRampDown(steps, c.RampDown(), end, c.FullDuration())
 }
 
 // Steps are the VUs that should be looping over time on this instance, before any ramp-down

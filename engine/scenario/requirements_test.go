@@ -41,4 +41,10 @@ func TestRequirements(t *testing.T) {
 	if got := fmtSteps(rv.Plan(nil)); got != "[{0s 0 0} {1s 1 0} {2s 2 0} {4s 1 0} {6s 0 0}]" {
 		t.Errorf("ramping-vus plan = %s", got)
 	}
+	// A ramp that ends rising counts its last target, as k6's maxVUs does: 1→10 plans 10 VUs
+	// although the 10th VU's step falls on the end of the stage.
+	up := mustDecode(t, "u", `{"executor": "ramping-vus", "startVUs": 1, "stages": [{"duration": "10s", "target": 10}]}`)
+	if r := Requirements([]Config{up}, nil); r.MaxVUs != 10 {
+		t.Errorf("1→10 ramp: max VUs = %d, want 10", r.MaxVUs)
+	}
 }
