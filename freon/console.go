@@ -16,7 +16,7 @@ const consoleWidth = 80
 type consoleOptions struct {
 	// NarrowNoBreakSpace puts U+202F instead of a space before AM/PM in the banner date,
 	// as JDK 20 and later print it (CLDR 42 locale data); JDK 17 prints a plain space,
-	// which is the default here and what ozone-echo.md §6.6.1 shows.
+	// which is the default here and what docs/ozone-echo.md#console-report shows.
 	NarrowNoBreakSpace bool
 }
 
@@ -30,7 +30,7 @@ func consoleDate(t time.Time, opts consoleOptions) string {
 	return s
 }
 
-// writeConsoleReport writes the interactive (TTY) report of ozone-echo.md §6.6.1: the
+// writeConsoleReport writes the interactive (TTY) report of docs/ozone-echo.md#console-report: the
 // Dropwizard 3.2.6 ConsoleReporter layout for the one timer, dated at, then freon's summary
 // lines. Only the percentiles differ in meaning from upstream (exact, see LatencyStats); a
 // histogram fallback adds a "Note:" line before the banner.

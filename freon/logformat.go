@@ -102,7 +102,7 @@ func timerLogMessage(t timerSnapshot) string {
 		d(t.MeanRate), d(t.OneMinuteRate), d(t.FiveMinuteRate), d(t.FifteenMinuteRate))
 }
 
-// writeLogReport logs the non-interactive report of ozone-echo.md §6.6.2 from the report
+// writeLogReport logs the non-interactive report of docs/ozone-echo.md#log-report from the report
 // thread: the metrics line, then freon's summary lines. A histogram fallback adds a WARN
 // line from our own logger first.
 func writeLogReport(l *LogWriter, rep reportData) error {

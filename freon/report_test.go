@@ -11,7 +11,7 @@ import (
 
 var reportTime = time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC)
 
-// specReport holds the numbers of the concrete rendering in ozone-echo.md §6.6.1.
+// specReport holds the numbers of the concrete rendering in docs/ozone-echo.md#console-report.
 var specReport = reportData{
 	Timer: timerSnapshot{
 		Name: timerName, Count: 1000, MeanRate: 1183.4127,
@@ -21,7 +21,7 @@ var specReport = reportData{
 	TotalSeconds: 1, Successes: 1000, NumberOfTests: 1000,
 }
 
-// Byte for byte the example of ozone-echo.md §6.6.1.
+// Byte for byte the example of docs/ozone-echo.md#console-report.
 const specConsole = `1/2/26, 3:04:05 PM =============================================================
 
 -- Timers ----------------------------------------------------------------------

@@ -12,8 +12,8 @@ import (
 	"time"
 )
 
-// ratisRow is one `dnecho freon dn-echo` run of the Ratis comparison: the three modes (docs/
-// ozone-ratis.md#read-versus-write) at 1 and 32 threads, then DataNode handler counts.
+// ratisRow is one `dnecho freon dn-echo` run of the Ratis comparison: the three modes
+// (docs/ozone-ratis.md#read-versus-write) at 1 and 32 threads, then DataNode handler counts.
 type ratisRow struct {
 	group, mode string
 	handlers    int // the cluster's --handlers

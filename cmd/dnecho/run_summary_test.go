@@ -59,7 +59,8 @@ func TestRunExactIterations(t *testing.T) {
 	}
 }
 
-// TestRunSummaryExportShape checks the --summary-export document of k6-compat.md §9.2.
+// TestRunSummaryExportShape checks the --summary-export document of
+// docs/k6-compat.md#summary-export.
 func TestRunSummaryExportShape(t *testing.T) {
 	t.Parallel()
 	path := writeRunScript(t, "count.js", countingScript+`

@@ -130,7 +130,7 @@ func (r *RateSink) IsEmpty() bool { return r.Total == 0 }
 func (r *RateSink) Clone() Sink { cp := *r; return &cp }
 
 // Rate is Trues/Total, and false when there is no sample: k6 then has no value at all, so a
-// threshold on it passes (spec §6.1).
+// threshold on it passes (docs/k6-compat.md#expressions).
 func (r *RateSink) Rate() (float64, bool) {
 	if r.Total == 0 {
 		return 0, false

@@ -1,7 +1,7 @@
 package metrics
 
 // Submetric is a metric restricted to the samples whose tags contain Tags, as selected by a
-// threshold key such as `http_req_duration{status:200}` (spec §6.2).
+// threshold key such as `http_req_duration{status:200}` (docs/k6-compat.md#sub-metric-selectors).
 type Submetric struct {
 	Name   string // "parent{k:v,k2:v2}", the key thresholds, sinks and summaries use
 	Suffix string // "k:v,k2:v2"

@@ -2,8 +2,8 @@ package metrics
 
 import "slices"
 
-// System tags (spec §8.2). vu and iter are metadata, not tags, when enabled: they never index a
-// series, a sub-metric or a CSV column.
+// System tags (docs/k6-compat.md#system-tags). vu and iter are metadata, not tags, when enabled:
+// they never index a series, a sub-metric or a CSV column.
 var (
 	defaultSystemTags = []string{
 		"check", "error", "error_code", "expected_response", "group", "method", "name", "proto",

@@ -2,8 +2,8 @@ package summary
 
 import "strings"
 
-// Categories of the text summary, in display order (spec §10.1 rule 7). CUSTOM holds user and
-// extension metrics (dnecho_*), and always comes first.
+// Categories of the text summary, in display order (docs/k6-compat.md#layout). CUSTOM holds user
+// and extension metrics (dnecho_*), and always comes first.
 var categoryOrder = []string{"CUSTOM", "HTTP", "EXECUTION", "NETWORK", "BROWSER", "WEBVITALS", "GRPC", "WEBSOCKET"}
 
 var builtinCategory = map[string]string{

@@ -42,7 +42,7 @@ type Metric struct {
 	Suffix     string // "k:v" for a sub-metric
 	Type       metrics.MetricType
 	Contains   metrics.ValueType
-	Values     []Value             // in the order of §9.1 (trend: summaryTrendStats order)
+	Values     []Value             // in the order of docs/k6-compat.md#handlesummary (trend: summaryTrendStats order)
 	Thresholds []threshold.Outcome // nil when the metric has none
 	// Breakdown marks a sub-metric made by a tag breakdown rather than by a threshold; Siblings
 	// counts the tag's distinct values (the text summary shows a breakdown only above one).
@@ -56,7 +56,7 @@ type Value struct {
 	V   float64
 }
 
-// Group is a group with the md5 ids of §9.1.
+// Group is a group with the md5 ids of docs/k6-compat.md#handlesummary.
 type Group struct {
 	Name, Path, ID string
 	Groups         []*Group

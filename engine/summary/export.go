@@ -7,10 +7,10 @@ import (
 	"github.com/dnecho/dnecho/engine/metrics"
 )
 
-// Export renders the --summary-export document (spec §9.2): no options or state, each metric's
-// values flattened with thresholds as {expr: failed}, a Rate's rate renamed value, groups and
-// checks keyed by name, 4-space indentation. HTML escaping is off so that `p(95)<200` stays
-// readable; JSON readers see the same strings.
+// Export renders the --summary-export document (docs/k6-compat.md#summary-export): no options
+// or state, each metric's values flattened with thresholds as {expr: failed}, a Rate's rate
+// renamed value, groups and checks keyed by name, 4-space indentation. HTML escaping is off
+// so that `p(95)<200` stays readable; JSON readers see the same strings.
 func (d *Data) Export() ([]byte, error) {
 	ms := map[string]any{}
 	for _, m := range d.Metrics {

@@ -9,7 +9,7 @@ import (
 	"github.com/dnecho/dnecho/engine/metrics"
 )
 
-// Number formatting of the text summary (spec §10.1).
+// Number formatting of the text summary (docs/k6-compat.md#layout).
 
 // formatValue formats v by what the metric contains; timeUnit is summaryTimeUnit.
 func formatValue(v float64, contains metrics.ValueType, timeUnit string) string {

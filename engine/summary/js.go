@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 )
 
-// JS returns the handleSummary `data` object (spec §9.1) as plain maps, slices, strings, numbers
-// and booleans, ready for JSON or for a JS runtime. setup_data is absent when setup returned
-// nothing, so that JS sees undefined.
+// JS returns the handleSummary `data` object (docs/k6-compat.md#handlesummary) as plain
+// maps, slices, strings, numbers and booleans, ready for JSON or for a JS runtime.
+// setup_data is absent when setup returned nothing, so that JS sees undefined.
 func (d *Data) JS() map[string]any {
 	stats := make([]any, 0, len(d.stats))
 	for _, s := range d.Options.trendStatNames() {
@@ -61,7 +61,7 @@ func (d *Data) JSON() ([]byte, error) {
 }
 
 // setupData decodes the setup JSON; nil when absent or undecodable (k6 loses what JSON cannot
-// carry, spec §1).
+// carry, docs/k6-compat.md#script-lifecycle).
 func (d *Data) setupData() any {
 	if len(d.SetupData) == 0 {
 		return nil

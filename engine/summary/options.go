@@ -1,6 +1,7 @@
-// Package summary builds the end-of-test summary: the handleSummary `data` object (spec §9.1),
-// the --summary-export document (§9.2) and the text summary (§10.1), including a per-tag breakdown
-// of chosen metrics (dnecho_req_duration by datanode).
+// Package summary builds the end-of-test summary: the handleSummary `data` object
+// (docs/k6-compat.md#handlesummary), the --summary-export document
+// (docs/k6-compat.md#summary-export) and the text summary (docs/k6-compat.md#layout), including a
+// per-tag breakdown of chosen metrics (dnecho_req_duration by datanode).
 package summary
 
 import (
@@ -34,7 +35,8 @@ func ParseMode(s string) (Mode, error) {
 	return 0, fmt.Errorf("invalid summary mode %q: use compact, full or disabled", s)
 }
 
-// Options are the summary options of the test (spec §9.1 `options`, §12 flags).
+// Options are the summary options of the test (docs/k6-compat.md#handlesummary `options`,
+// docs/k6-compat.md#cli flags).
 type Options struct {
 	TrendStats  []string // summaryTrendStats; nil means metrics.DefaultTrendStats()
 	TimeUnit    string   // summaryTimeUnit: "", "s", "ms" or "us"

@@ -1,5 +1,5 @@
-// Package threshold parses k6 thresholds (spec §6), evaluates them against metric sinks during
-// the run and at its end, and reports failures and aborts.
+// Package threshold parses k6 thresholds (docs/k6-compat.md#thresholds), evaluates them against
+// metric sinks during the run and at its end, and reports failures and aborts.
 package threshold
 
 import (
@@ -97,8 +97,9 @@ func parseAggregation(s string) (Aggregation, error) {
 	return Aggregation{Method: "p", P: p, Text: s}, nil
 }
 
-// allowed lists, per metric type, the aggregations k6 accepts in thresholds (spec §6.1); count is
-// not one of a Trend's, although summaryTrendStats accepts it.
+// allowed lists, per metric type, the aggregations k6 accepts in thresholds
+// (docs/k6-compat.md#expressions); count is not one of a Trend's, although summaryTrendStats
+// accepts it.
 var allowed = map[metrics.MetricType][]string{
 	metrics.Counter: {"count", "rate"},
 	metrics.Gauge:   {"value"},

@@ -25,9 +25,9 @@ func (s selector) name() string {
 	return s.metric + "{" + s.suffix + "}"
 }
 
-// parseKey applies spec §6.2: the first '{' and the last '}' delimit the selector, so values may
-// themselves contain braces; pairs split on ',' then on the first ':'; spaces and quote marks are
-// stripped from keys and values, which must not be empty.
+// parseKey applies docs/k6-compat.md#sub-metric-selectors: the first '{' and the last '}' delimit
+// the selector, so values may themselves contain braces; pairs split on ',' then on the first
+// ':'; spaces and quote marks are stripped from keys and values, which must not be empty.
 func parseKey(key string) (selector, error) {
 	open := strings.IndexByte(key, '{')
 	if open < 0 {

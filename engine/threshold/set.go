@@ -231,7 +231,7 @@ func (s *Set) Evaluate(src SinkSource, elapsed time.Duration, final bool) Result
 }
 
 // aggregate reads one aggregation from a sink. ok is false when there is no value: a Rate without
-// samples, whose thresholds pass (spec §6.1).
+// samples, whose thresholds pass (docs/k6-compat.md#expressions).
 func aggregate(sink metrics.Sink, a Aggregation, elapsed time.Duration) (float64, bool) {
 	switch s := sink.(type) {
 	case *metrics.CounterSink:

@@ -31,7 +31,7 @@ func DecodeConfig(data []byte) (Config, error) {
 }
 
 // Source is one threshold as written: a plain expression, or the object form with abortOnFail
-// and delayAbortEval (spec §6.3).
+// and delayAbortEval (docs/k6-compat.md#abortonfail-and-delayaborteval).
 type Source struct {
 	Threshold      string
 	AbortOnFail    bool
@@ -97,8 +97,8 @@ func marshalNoHTML(v any) ([]byte, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
-// parseDuration reads a k6 duration (spec §2.3): a Go duration string with an optional leading
-// "<N>d" day part, or a number of milliseconds.
+// parseDuration reads a k6 duration (docs/k6-compat.md#value-rules): a Go duration string with an
+// optional leading "<N>d" day part, or a number of milliseconds.
 func parseDuration(raw json.RawMessage) (time.Duration, string, error) {
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {

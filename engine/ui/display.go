@@ -10,8 +10,9 @@ import (
 	"time"
 )
 
-// Redraw periods of the progress display (§12.1). A terminal is redrawn in place; elsewhere
-// (a file, a CI log) a block is appended, so its period is longer to keep logs modest.
+// Redraw periods of the progress display (docs/k6-compat.md#progress-display). A
+// terminal is redrawn in place; elsewhere (a file, a CI log) a block is appended, so
+// its period is longer to keep logs modest.
 const (
 	TTYInterval    = 100 * time.Millisecond
 	NonTTYInterval = 2 * time.Second

@@ -1,6 +1,7 @@
-// Package ui renders a test run for a person: the run header (spec §10.2), the live progress
-// display (§12.1) and the log lines (text, raw or JSON, §12 --log-format). It only formats and
-// writes; the runner decides what to show and when.
+// Package ui renders a test run for a person: the run header (docs/k6-compat.md#run-header), the
+// live progress display (docs/k6-compat.md#progress-display) and the log lines (text, raw or JSON,
+// docs/k6-compat.md#cli --log-format). It only formats and writes; the runner decides what to show
+// and when.
 package ui
 
 import (

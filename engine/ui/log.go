@@ -11,8 +11,8 @@ import (
 	"time"
 )
 
-// Log formats of --log-format (§12): json is structured JSON, raw is the message alone, and
-// anything else is text.
+// Log formats of --log-format (docs/k6-compat.md#cli): json is structured JSON, raw is the message
+// alone, and anything else is text.
 const (
 	LogJSON = "json"
 	LogRaw  = "raw"

@@ -12,13 +12,13 @@ import (
 	"github.com/dnecho/dnecho/proto/dnpb"
 )
 
-// Exact DataNode messages (spec ozone-echo.md §4.3). "null" is the dispatcher
+// Exact DataNode messages (docs/ozone-echo.md#echo-dispatch-order). "null" is the dispatcher
 // context, which is null on the gRPC path.
 const (
 	msgTokenMissing   = "BLOCK_TOKEN_VERIFICATION_FAILED for null: Failed to find any token (empty or null.)"
 	msgTokenUndecoded = "BLOCK_TOKEN_VERIFICATION_FAILED for null: Failed to decode token : "
 	// msgNegativeSize stands in for the random-byte generator's exception
-	// text (Apache commons-lang3 Validate message; not pinned by the spec).
+	// text (Apache commons-lang3 Validate message; docs/ozone-echo.md#echo-dispatch-order).
 	msgNegativeSize = "Count cannot be negative."
 )
 
@@ -26,7 +26,7 @@ var emptyTraceID = ""
 
 // response starts a response the way ContainerCommandResponseBuilders does:
 // cmdType and traceID copied (traceID always present), clientId/callId copied
-// only when the request carried both (spec §4.5 items 2 and 6).
+// only when the request carried both (docs/ozone-echo.md#echo-response).
 func response(req *dnpb.ContainerCommandRequestProto, result dnpb.Result) *dnpb.ContainerCommandResponseProto {
 	resp := &dnpb.ContainerCommandResponseProto{
 		CmdType: req.CmdType,
@@ -43,7 +43,7 @@ func response(req *dnpb.ContainerCommandRequestProto, result dnpb.Result) *dnpb.
 	return resp
 }
 
-// failure is an error response: never an echo body (spec §4.5 item 7).
+// failure is an error response: never an echo body (docs/ozone-echo.md#echo-response).
 func failure(req *dnpb.ContainerCommandRequestProto, result dnpb.Result, msg string) *dnpb.ContainerCommandResponseProto {
 	resp := response(req, result)
 	resp.Message = proto.String(msg)
@@ -60,7 +60,7 @@ func (d *DataNode) dispatch(ctx context.Context, req *dnpb.ContainerCommandReque
 // it (the leader checked the token before logging the write).
 func (d *DataNode) dispatchChecked(ctx context.Context, req *dnpb.ContainerCommandRequestProto, checkToken bool) (*dnpb.ContainerCommandResponseProto, error) {
 	// Step 1: the DN checks that every command carries a decodable token
-	// when token verification is on (spec §4.4); Echo needs nothing more.
+	// when token verification is on (docs/ozone-echo.md#token-checks); Echo needs nothing more.
 	if checkToken && d.tokenVerification {
 		tok := req.GetEncodedToken()
 		if tok == "" {
@@ -76,7 +76,7 @@ func (d *DataNode) dispatchChecked(ctx context.Context, req *dnpb.ContainerComma
 	}
 
 	echo := req.GetEcho()
-	readOnly := echo.GetReadOnly() // absent counts as false (spec §4.6)
+	readOnly := echo.GetReadOnly() // absent counts as false (docs/ozone-echo.md#read-only-flag)
 	id := req.GetContainerID()
 	if !readOnly && d.missing[id] {
 		return failure(req, dnpb.Result_CONTAINER_MISSING,

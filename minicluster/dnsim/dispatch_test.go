@@ -17,8 +17,8 @@ import (
 	"github.com/dnecho/dnecho/proto/dnpb"
 )
 
-// TestDispatch walks the Echo dispatch table of spec ozone-echo.md §4.3 over
-// real loopback gRPC. Where spec §9 has a vector for the response, the
+// TestDispatch walks the Echo dispatch table of docs/ozone-echo.md#echo-dispatch-order over
+// real loopback gRPC. Where docs/ozone-echo.md#test-vectors has a vector for the response, the
 // response must match it byte for byte.
 func TestDispatch(t *testing.T) {
 	const otherUUID = "00000000-0000-4000-8000-000000000001"
@@ -36,7 +36,7 @@ func TestDispatch(t *testing.T) {
 		edit     func(r *dnpb.ContainerCommandRequestProto)
 		result   dnpb.Result
 		msg      string
-		vector   string // expected response bytes, if spec §9 has them
+		vector   string // expected response bytes, if docs/ozone-echo.md#test-vectors has them
 		payload  int    // expected echo payload size on SUCCESS
 		clientID bool   // expect clientId/callId copied
 	}{
@@ -233,7 +233,8 @@ func TestStrictParsing(t *testing.T) {
 }
 
 // TestStreamManyRequests sends several requests on one stream: each gets one
-// response, in order, and the stream ends OK after the half-close (spec §4.2).
+// response, in order, and the stream ends OK after the half-close
+// (docs/ozone-echo.md#stream-handling).
 func TestStreamManyRequests(t *testing.T) {
 	d := startDN(t, Options{Containers: map[int64]int32{1: 0}})
 	s, cancel := openStream(t, dial(t, d))

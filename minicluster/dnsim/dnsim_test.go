@@ -61,7 +61,7 @@ func TestDetails(t *testing.T) {
 	if det.GetUuid() != testUUID || det.GetIpAddress() != "127.0.0.1" || det.GetHostName() != "localhost" {
 		t.Fatalf("details %v", det)
 	}
-	// Spec ozone-scm.md §12.5 worked example.
+	// docs/ozone-scm.md#container-and-pipeline-messages worked example.
 	if u := det.GetUuid128(); u.GetMostSigBits() != 4550048359981334995 || u.GetLeastSigBits() != -7346493568243191039 {
 		t.Fatalf("uuid128 %v", u)
 	}

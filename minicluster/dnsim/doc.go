@@ -2,7 +2,7 @@
 // DataNode well enough to answer Echo the way a real DataNode does.
 //
 // It serves /hadoop.hdds.datanode.XceiverClientProtocolService/send on a
-// 127.0.0.1 listener and follows the dispatch order of spec ozone-echo.md §4.3
+// 127.0.0.1 listener and follows the dispatch order of docs/ozone-echo.md#echo-dispatch-order
 // (token check, missing-container set, container lookup, EC replica check,
 // sleep, payload size). Every other command type is answered with
 // UNSUPPORTED_REQUEST. Requests that a strict proto2 parser would reject

@@ -85,7 +85,7 @@ func call(_ *testing.T, cc *grpc.ClientConn, req *dnpb.ContainerCommandRequestPr
 	return s.Recv()
 }
 
-// echoReq is the V1 request of spec §9 with the given container.
+// echoReq is the V1 request of docs/ozone-echo.md#test-vectors with the given container.
 func echoReq(containerID int64) *dnpb.ContainerCommandRequestProto {
 	return &dnpb.ContainerCommandRequestProto{
 		CmdType:      dnpb.Type_Echo.Enum(),

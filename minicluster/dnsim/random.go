@@ -6,7 +6,7 @@ import (
 )
 
 // A real DataNode fills the Echo payload from a secure random generator
-// (spec §4.5). Nobody inspects those bytes, and generating megabytes of
+// (docs/ozone-echo.md#echo-response). Nobody inspects those bytes, and generating megabytes of
 // crypto-random data per call would make the emulator, not the client, the
 // bottleneck in benchmarks. So small payloads are windows into one shared,
 // read-only buffer of ChaCha8 output, and only larger ones are generated per

@@ -32,7 +32,7 @@ type xceiver struct {
 	d *DataNode
 }
 
-// Send serves one stream the way GrpcXceiverService does (spec §4.2): each
+// Send serves one stream the way GrpcXceiverService does (docs/ozone-echo.md#stream-handling): each
 // request is dispatched synchronously and answered before the next is read,
 // so responses keep request order; the stream ends with OK when the client
 // half-closes.

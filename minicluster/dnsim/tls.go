@@ -15,7 +15,7 @@ import (
 )
 
 // tlsMaterial is a throw-away CA and a server certificate it signed. Like an
-// SCM-issued DataNode certificate (spec §5 rule 2) it carries the IP SAN the
+// SCM-issued DataNode certificate (docs/ozone-echo.md#tls) it carries the IP SAN the
 // Java client verifies (127.0.0.1) and a DNS SAN (localhost) for the
 // hdds.grpc.tls.test.cert override. No client certificate is requested:
 // Ozone has no mutual TLS on this port.

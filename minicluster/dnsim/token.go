@@ -3,7 +3,7 @@ package dnsim
 import "github.com/dnecho/dnecho/ozone/token"
 
 // decodeToken applies the DataNode's first token step: the string must decode
-// as a Hadoop token Writable (lenient base64; spec ozone-echo.md §4.4 item 5).
+// as a Hadoop token Writable (lenient base64; docs/ozone-echo.md#token-checks).
 // Echo needs neither a block nor a container token, so nothing is verified
 // after decoding.
 func decodeToken(s string) error {

@@ -13,7 +13,7 @@ import (
 const DefaultStandalonePort = 9859
 
 // Datanode describes a pipeline member the way SCM reports it in
-// ListPipelines (spec ozone-scm.md §17.3): uuid as text and as uuid128 and
+// ListPipelines (docs/hadoop-rpc.md#server-frames): uuid as text and as uuid128 and
 // id, the STANDALONE port, networkName = uuid, rack /default-rack, IN_SERVICE.
 func Datanode(uuid, ip, host string, standalonePort uint32) (*hddspb.DatanodeDetailsProto, error) {
 	u, err := uuidProto(uuid)

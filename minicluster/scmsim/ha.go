@@ -10,7 +10,7 @@ import (
 // HA is a group of SCMs sharing containers, pipelines and the secret key,
 // one of which leads. Followers answer every request with
 // ServerNotLeaderException, naming the leader's address when known
-// (spec ozone-scm.md §14.2).
+// (docs/ozone-scm.md#leader-check-on-the-server).
 type HA struct {
 	nodes []*SCM
 	st    *state

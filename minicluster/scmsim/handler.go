@@ -15,7 +15,8 @@ import (
 	"github.com/dnecho/dnecho/proto/scmpb"
 )
 
-// Java exception classes SCM answers with (spec §12.8, §13, §14.2).
+// Java exception classes SCM answers with (docs/ozone-scm.md#what-scm-returns,
+// docs/ozone-scm.md#admin-checks, docs/ozone-scm.md#leader-check-on-the-server).
 const (
 	classNotLeader         = "org.apache.hadoop.hdds.ratis.ServerNotLeaderException"
 	classContainerNotFound = "org.apache.hadoop.hdds.scm.container.ContainerNotFoundException"
@@ -67,7 +68,7 @@ func (s *SCM) submitRequest(_ context.Context, call hadooprpc.CallInfo, b []byte
 }
 
 // checkLeader refuses on followers. Every type served here needs the
-// leader (spec §14.2 rule 1).
+// leader (docs/ozone-scm.md#leader-check-on-the-server).
 func (s *SCM) checkLeader() error {
 	if s.peers == nil {
 		return nil

@@ -29,7 +29,8 @@ type Container struct {
 	Replicas []*hddspb.DatanodeDetailsProto
 }
 
-// info renders the container as GetContainer returns it (spec §12.5).
+// info renders the container as GetContainer returns it
+// (docs/ozone-scm.md#container-and-pipeline-messages).
 func (c Container) info() (*hddspb.ContainerInfoProto, error) {
 	state, typ, factor := c.State, c.ReplicationType, c.ReplicationFactor
 	if state == 0 {

@@ -18,7 +18,7 @@ type ClientSettings struct {
 	Kerberos bool
 	// BlockTokenEnabled and ContainerTokenEnabled are hdds.block.token.enabled and
 	// hdds.container.token.enabled. With the container key set, freon asks SCM for a
-	// container token and sends it with every Echo (ozone-echo.md §6.4 step 5).
+	// container token and sends it with every Echo (docs/ozone-echo.md#steps-of-a-run).
 	BlockTokenEnabled     bool
 	ContainerTokenEnabled bool
 	// GRPCTLS is hdds.grpc.tls.enabled AND ozone.security.enabled: TLS to DataNodes needs both.
@@ -36,7 +36,7 @@ type ClientSettings struct {
 	TopologyAwareRead bool
 	// ContainerIPCPort is hdds.container.ipc.port, used when a DataNode advertises port 0.
 	ContainerIPCPort int
-	// SCM client retry policy (hdds.scmclient.*, ozone-scm.md §14.5).
+	// SCM client retry policy (hdds.scmclient.*, docs/ozone-scm.md#retry-timing).
 	SCMRPCTimeout            time.Duration
 	SCMFailoverMaxRetry      int
 	SCMFailoverRetryInterval time.Duration
@@ -59,8 +59,8 @@ type ClientSettings struct {
 	Warnings []string
 }
 
-// SCMRetryLimit is the number of SCM attempts before giving up:
-// max(failover.max.retry, max.retry.timeout / failover.retry.interval) (ozone-scm.md §14.5).
+// SCMRetryLimit is the number of SCM attempts before giving up: max(failover.max.retry,
+// max.retry.timeout / failover.retry.interval) (docs/ozone-scm.md#retry-timing).
 func (s ClientSettings) SCMRetryLimit() int {
 	limit := s.SCMFailoverMaxRetry
 	if s.SCMFailoverRetryInterval > 0 {

@@ -4,10 +4,10 @@ import "time"
 
 // Key names the client reads. Upstream defaults come from apache/ozone
 // hadoop-hdds/common/src/main/resources/ozone-default.xml and the Java classes cited
-// next to each group; the spec sections are shared/spec/ozone-scm.md and ozone-echo.md.
+// next to each group; the facts are explained in docs/ozone-scm.md and docs/ozone-echo.md.
 
-// SCM address keys (ozone-scm.md §14.1; apache/ozone: hadoop-hdds/common/src/main/java/
-// org/apache/hadoop/hdds/scm/ScmConfigKeys.java).
+// SCM address keys (docs/ozone-scm.md#address-configuration; apache/ozone:
+// hadoop-hdds/common/src/main/java/ org/apache/hadoop/hdds/scm/ScmConfigKeys.java).
 const (
 	KeySCMClientAddress     = "ozone.scm.client.address"
 	KeySCMClientPort        = "ozone.scm.client.port"
@@ -20,11 +20,12 @@ const (
 	KeySCMClientAddrPrefix  = "ozone.scm.client.address." // + serviceID.nodeID (deprecated, port wins)
 	DefaultSCMClientPort    = 9860
 	KeySCMKerberosPrincipal = "hdds.scm.kerberos.principal"
-	// DefaultSCMKerberosPrincipal is the ozone-default.xml value (ozone-scm.md §10.5).
+	// DefaultSCMKerberosPrincipal is the ozone-default.xml value
+	// (docs/hadoop-rpc.md#server-principal).
 	DefaultSCMKerberosPrincipal = "SCM/_HOST@REALM"
 )
 
-// Security keys (ozone-echo.md §5, ozone-scm.md §13).
+// Security keys (docs/ozone-echo.md#tls, docs/ozone-scm.md#admin-checks).
 const (
 	KeySecurityEnabled       = "ozone.security.enabled"
 	KeyHadoopAuthentication  = "hadoop.security.authentication"
@@ -37,7 +38,8 @@ const (
 	DefaultRPCProtection     = "authentication"
 )
 
-// DataNode client keys (ozone-echo.md §3.2, §3.3).
+// DataNode client keys (docs/ozone-echo.md#one-stream-per-request,
+// docs/ozone-echo.md#member-order-and-address).
 const (
 	KeyClientReadTimeout = "ozone.client.read.timeout"
 	// DefaultClientReadTimeout is the gRPC deadline of one Echo. XceiverClientGrpc reads the
@@ -56,8 +58,8 @@ const (
 	KeySCMClientMaxRetryTimeout = keySCMClientRetryPrefix + "max.retry.timeout"
 )
 
-// SCM client retry defaults (ozone-scm.md §14.5). A bare number in these keys is read as
-// milliseconds, the unit of the upstream ScmClientConfig fields.
+// SCM client retry defaults (docs/ozone-scm.md#retry-timing). A bare number in these keys is read
+// as milliseconds, the unit of the upstream ScmClientConfig fields.
 const (
 	DefaultSCMClientRPCTimeout    = 15 * time.Minute
 	DefaultSCMClientFailoverMax   = 15

@@ -22,7 +22,8 @@ func (n SCMNode) Address() string {
 
 // SCMServiceID returns the SCM HA service id: ozone.scm.default.service.id if set, else the
 // only value of ozone.scm.service.ids. It returns "" when SCM HA is not configured, and an
-// error when several service ids are listed without a default (ozone-scm.md §14.1).
+// error when several service ids are listed without a default
+// (docs/ozone-scm.md#address-configuration).
 func (c *Config) SCMServiceID() (string, error) {
 	if id := c.GetTrimmed(KeySCMDefaultServiceID, ""); id != "" {
 		return id, nil
@@ -38,8 +39,9 @@ func (c *Config) SCMServiceID() (string, error) {
 		KeySCMServiceIDs, len(ids), strings.Join(ids, ", "), KeySCMDefaultServiceID)
 }
 
-// SCMNodes resolves the SCM client (container-location) addresses per ozone-scm.md §14.1,
-// in configuration order; a client starts with the first and fails over round-robin.
+// SCMNodes resolves the SCM client (container-location) addresses per
+// docs/ozone-scm.md#address-configuration, in configuration order; a client starts
+// with the first and fails over round-robin.
 //
 // With an SCM HA service id the nodes of ozone.scm.nodes.<sid> are used and
 // ozone.scm.client.address is ignored, as the Java failover proxy does (the secure-HA
@@ -114,9 +116,9 @@ func (c *Config) haSCMNodes(sid string) ([]SCMNode, error) {
 	return nodes, nil
 }
 
-// haSCMNode applies the port precedence of §14.1: a port inside the deprecated
-// ozone.scm.client.address.<sid>.<nid>, else ozone.scm.client.port.<sid>.<nid>, else the
-// global client port.
+// haSCMNode applies the port precedence of docs/ozone-scm.md#address-configuration: a
+// port inside the deprecated ozone.scm.client.address.<sid>.<nid>, else
+// ozone.scm.client.port.<sid>.<nid>, else the global client port.
 func (c *Config) haSCMNode(sid, id string, defPort int) (SCMNode, error) {
 	suffix := sid + "." + id
 	addrKey := KeySCMAddressPrefix + suffix

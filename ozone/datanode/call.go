@@ -22,14 +22,15 @@ var (
 	sendMethod = dnpb.XceiverClientProtocolService_Send_FullMethodName
 )
 
-// callNewStream is one attempt the Java way (spec §3.2): a new stream with
-// the attempt's deadline as grpc-timeout, one request, an immediate
-// half-close, and the first response completes the call (RTT ends there).
-// The end of the stream is then read, as grpc-java's transport does after the
-// call completed: the DataNode sends its trailers right after the response
-// (the request was already half-closed), so this costs no wait and spares
-// the RST_STREAM a cancelled, unfinished stream would cost both sides. A
-// DataNode that never ends the stream holds it until the attempt deadline.
+// callNewStream is one attempt the Java way
+// (docs/ozone-echo.md#one-stream-per-request): a new stream with the
+// attempt's deadline as grpc-timeout, one request, an immediate half-close,
+// and the first response completes the call (RTT ends there). The end of the
+// stream is then read, as grpc-java's transport does after the call
+// completed: the DataNode sends its trailers right after the response (the
+// request was already half-closed), so this costs no wait and spares the
+// RST_STREAM a cancelled, unfinished stream would cost both sides. A DataNode
+// that never ends the stream holds it until the attempt deadline.
 func (c *Client) callNewStream(ctx context.Context, m *member, res *Result, req *encoded) error {
 	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
@@ -55,7 +56,7 @@ func (c *Client) callNewStream(ctx context.Context, m *member, res *Result, req 
 }
 
 // response records a DataNode answer. A non-SUCCESS result is a failure, as
-// the Java client's response validator makes it one (spec §3.4).
+// the Java client's response validator makes it one (docs/ozone-echo.md#retries-across-members).
 func (m *member) response(res *Result, resp *reply) error {
 	res.BytesReceived += resp.size
 	res.GRPCCode = codes.OK

@@ -107,7 +107,7 @@ func dialOptions(opts Options, creds credentials.TransportCredentials) []grpc.Di
 		// no call option (each costs an allocation per call): Prepare
 		// already refuses requests above MaxMessageSize.
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(opts.MaxMessageSize), grpc.ForceCodecV2(codec{})),
-		// The Java client disables proxy detection (spec §3.3 item 7).
+		// The Java client disables proxy detection (docs/ozone-echo.md#member-order-and-address).
 		grpc.WithNoProxy(),
 	}
 	if opts.TLS != nil && opts.TLS.TestCert {
@@ -206,7 +206,8 @@ func (c *Client) Echo(ctx context.Context, p *Prepared) (Result, error) {
 	return res, err
 }
 
-// retryable follows the Java client (spec §3.4): any failure moves on to the
+// retryable follows the Java client
+// (docs/ozone-echo.md#retries-across-members): any failure moves on to the
 // next member, except UNAUTHENTICATED. A caller that has given up ends the
 // call too, including a DEADLINE_EXCEEDED of an attempt bounded by the
 // caller's deadline: the DataNode enforces the same deadline and may report

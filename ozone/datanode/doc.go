@@ -3,7 +3,7 @@
 // (/hadoop.hdds.datanode.XceiverClientProtocolService/send).
 //
 // By default it behaves like the Java client (XceiverClientGrpc and
-// ContainerProtocolCalls.echo; spec ozone-echo.md §3): one gRPC channel per
+// ContainerProtocolCalls.echo; docs/ozone-echo.md#java-client): one gRPC channel per
 // DataNode reused across calls, a new bidirectional stream per request that is
 // half-closed right after the request, the pipeline's first member first, a
 // retry on the next member after any failure except UNAUTHENTICATED, a 30 s

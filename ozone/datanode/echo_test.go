@@ -74,7 +74,8 @@ func TestRequestOverLimit(t *testing.T) {
 	}
 }
 
-// TestEchoResults runs each dispatch row of spec §4.3 through the client.
+// TestEchoResults runs each dispatch row of docs/ozone-echo.md#echo-dispatch-order through the
+// client.
 func TestEchoResults(t *testing.T) {
 	plain := startDNs(t, dnsim.Options{Containers: map[int64]int32{1: 0, 7: 0}, Missing: []int64{7}})[0]
 	tokens := startDNs(t, dnsim.Options{Containers: map[int64]int32{1: 0}, TokenVerification: true})[0]
@@ -124,8 +125,9 @@ func TestEchoResults(t *testing.T) {
 }
 
 // TestECUUID: the request carries the first member's uuid even when retried
-// on another member (spec §3.3 item 4), so an EC replica on the second member
-// rejects it; TargetAll and a single target use each member's own uuid.
+// on another member (docs/ozone-echo.md#member-order-and-address), so an EC
+// replica on the second member rejects it; TargetAll and a single target
+// use each member's own uuid.
 func TestECUUID(t *testing.T) {
 	dns := startDNs(t,
 		dnsim.Options{}, // holds nothing: CONTAINER_NOT_FOUND

@@ -17,13 +17,13 @@ type DataNode struct {
 }
 
 // standalonePort is the port name the Xceiver gRPC server is published under
-// (Ozone: DatanodeDetails.Port.Name.STANDALONE; spec ozone-scm.md §12.6).
+// (Ozone: DatanodeDetails.Port.Name.STANDALONE; docs/ozone-scm.md#port-names).
 const standalonePort = "STANDALONE"
 
-// OrderMembers returns the members in the Java client's order (spec
-// ozone-echo.md §3.3): member order, since SCM's ListPipelines never sends
-// memberOrders, with nodes that are not IN_SERVICE moved to the end, stably.
-// An absent persistedOpState counts as IN_SERVICE.
+// OrderMembers returns the members in the Java client's order
+// (docs/ozone-echo.md#member-order-and-address): member order, since SCM's
+// ListPipelines never sends memberOrders, with nodes that are not IN_SERVICE
+// moved to the end, stably. An absent persistedOpState counts as IN_SERVICE.
 func OrderMembers(members []*hddspb.DatanodeDetailsProto) []*hddspb.DatanodeDetailsProto {
 	out := make([]*hddspb.DatanodeDetailsProto, 0, len(members))
 	var later []*hddspb.DatanodeDetailsProto
@@ -69,7 +69,7 @@ func nodeOf(m *hddspb.DatanodeDetailsProto, useHostname bool, defaultPort int) (
 }
 
 // memberUUID reads the id the way the Java client does: id, else uuid128,
-// else the uuid string (spec ozone-scm.md §12.5).
+// else the uuid string (docs/ozone-scm.md#container-and-pipeline-messages).
 func memberUUID(m *hddspb.DatanodeDetailsProto) (string, error) {
 	if id := hddspb.DatanodeUUID(m); id != "" {
 		return id, nil

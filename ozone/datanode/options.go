@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Defaults of the Java client (spec ozone-echo.md §3).
+// Defaults of the Java client (docs/ozone-echo.md#java-client).
 const (
 	// DefaultTimeout is ozone.client.read.timeout, sent as grpc-timeout.
 	DefaultTimeout = 30 * time.Second
@@ -52,7 +52,7 @@ const (
 
 // TLSOptions turns on TLS to the DataNodes (hdds.grpc.tls.enabled with
 // ozone.security.enabled). There is no client certificate: Ozone has no
-// mutual TLS on this port (spec §5).
+// mutual TLS on this port (docs/ozone-echo.md#tls).
 type TLSOptions struct {
 	// CAFiles are PEM files with the CA certificates to trust (the SCM
 	// root/sub-CA certificates).

@@ -142,7 +142,7 @@ func (s *reusedStream) expire() {
 }
 
 // discard ends a stream that is broken or not wanted any more. The
-// DataNode sees a CANCELLED stream, which it ignores (spec §4.2 item 5).
+// DataNode sees a CANCELLED stream, which it ignores (docs/ozone-echo.md#stream-handling).
 func (s *reusedStream) discard() {
 	s.timer.Stop()
 	s.unwatch()

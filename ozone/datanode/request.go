@@ -40,8 +40,8 @@ type Prepared struct {
 
 // Prepare encodes r for this Client's members. For TargetFirst every member
 // gets the first member's UUID as datanodeUuid, as Java does even on retry
-// (spec §3.3 item 4); with TargetAll or one DataNode each member gets its own
-// UUID, so EC replicas accept the call.
+// (docs/ozone-echo.md#member-order-and-address); with TargetAll or one
+// DataNode each member gets its own UUID, so EC replicas accept the call.
 func (c *Client) Prepare(r Request) (*Prepared, error) {
 	p := &Prepared{client: c, reqs: make([]*encoded, len(c.members))}
 	for i, m := range c.members {

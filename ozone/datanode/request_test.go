@@ -22,7 +22,7 @@ func detail(uuid, ip string, port uint32, state hddspb.NodeOperationalState) *hd
 }
 
 // TestPreparedBytes checks the request the client puts on the wire against
-// spec §9 vectors V1 and V4.
+// docs/ozone-echo.md#test-vectors vectors V1 and V4.
 func TestPreparedBytes(t *testing.T) {
 	p := &hddspb.Pipeline{Members: []*hddspb.DatanodeDetailsProto{
 		detail(testUUID, "10.0.0.1", 9859, hddspb.NodeOperationalState_IN_SERVICE),

@@ -40,7 +40,7 @@ func (s *SASLConn) Addr() string { return s.addr }
 func (s *SASLConn) MaxResponseLength() int { return s.maxLen }
 
 // Send writes one SASL message with the header Java uses: callId -33, empty
-// clientId, retryCount -1 (spec §5).
+// clientId, retryCount -1 (docs/hadoop-rpc.md#call-ids).
 func (s *SASLConn) Send(m *hadooppb.RpcSaslProto) error {
 	frame, err := appendFrame(nil, requestHeader(callIDSASL, []byte{}, -1), m)
 	if err != nil {
@@ -73,9 +73,9 @@ func (s *SASLConn) Recv() (*hadooppb.RpcSaslProto, error) {
 }
 
 // SimpleFallback is the Authenticator of a client that announces SASL but
-// only accepts a SIMPLE-only server's "switch to simple" answer (spec §10.1):
-// it sends NEGOTIATE and expects SUCCESS. It exists to exercise the SASL path
-// without Kerberos.
+// only accepts a SIMPLE-only server's "switch to simple" answer
+// (docs/hadoop-rpc.md#simple-and-the-fallback): it sends NEGOTIATE and
+// expects SUCCESS. It exists to exercise the SASL path without Kerberos.
 type SimpleFallback struct{}
 
 // ErrSASLRequired is returned by SimpleFallback when the server insists on a

@@ -72,7 +72,7 @@ func (c *Client) Addr() string { return c.addr }
 // failures (wrapping ErrBadResponse when the reply was malformed), the
 // context's error when ctx ends first.
 func (c *Client) Call(ctx context.Context, protocol, method string, req, resp proto.Message) error {
-	// Java masks a JVM-wide counter to keep ids non-negative (spec §5).
+	// Java masks a JVM-wide counter to keep ids non-negative (docs/hadoop-rpc.md#call-ids).
 	id := int32((c.nextID.Add(1) - 1) & 0x7fffffff)
 	frame, err := appendFrame(nil,
 		requestHeader(id, c.opts.ClientID, 0),

@@ -186,7 +186,8 @@ func (cn *conn) dispatch(r *response) bool {
 		cn.fail(&ConnError{Addr: cn.c.addr, Op: "read", Err: fmt.Errorf("%w: client IDs not matched", ErrBadResponse)})
 		return false
 	}
-	// callId is uint32 on the wire; negative ids arrive as large values (spec §4.6).
+	// callId is uint32 on the wire; negative ids arrive as large values
+	// (docs/hadoop-rpc.md#encoding-pitfalls).
 	id := int32(h.GetCallId())
 	switch h.GetStatus() {
 	case hadooppb.RpcResponseHeaderProto_SUCCESS:

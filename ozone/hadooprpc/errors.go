@@ -11,7 +11,8 @@ import (
 // ErrorCode is RpcResponseHeaderProto.errorDetail.
 type ErrorCode = hadooppb.RpcResponseHeaderProto_RpcErrorCodeProto
 
-// Error codes (spec §4.2). ERROR_* leave the connection open, FATAL_* close it.
+// Error codes (docs/hadoop-rpc.md#rpcresponseheaderproto). ERROR_* leave the connection open,
+// FATAL_* close it.
 const (
 	ErrorApplication          = hadooppb.RpcResponseHeaderProto_ERROR_APPLICATION
 	ErrorNoSuchMethod         = hadooppb.RpcResponseHeaderProto_ERROR_NO_SUCH_METHOD
@@ -105,7 +106,7 @@ func (e *ConnError) Unwrap() error { return e.Err }
 
 // ErrBadResponse is wrapped by errors for replies that cannot be used: a
 // length out of range, trailing bytes, or a body that does not decode. The
-// Java SCM client does not fail over on these (spec §14.4 row 2).
+// Java SCM client does not fail over on these (docs/ozone-scm.md#retry-decision).
 var ErrBadResponse = errors.New("bad RPC response")
 
 // ErrClosed is returned by calls on a closed Client.

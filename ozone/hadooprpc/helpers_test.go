@@ -21,7 +21,7 @@ const scmProtocol = "org.apache.hadoop.hdds.scm.protocol.StorageContainerLocatio
 
 var testClientID = []byte{0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6, 0xa7, 0xa8, 0xa9, 0xaa, 0xab, 0xac, 0xad, 0xae, 0xaf}
 
-// unhex decodes hex written with spaces and line breaks, as in the spec.
+// unhex decodes hex written with spaces and line breaks, as in docs/hadoop-rpc.md#test-vectors.
 func unhex(t testing.TB, s string) []byte {
 	t.Helper()
 	b, err := hex.DecodeString(strings.Join(strings.Fields(s), ""))

@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// Client defaults, from Hadoop's core-default.xml (spec §9).
+// Client defaults, from Hadoop's core-default.xml (docs/hadoop-rpc.md#pings-and-timeouts).
 const (
 	// DefaultConnectTimeout is ipc.client.connect.timeout.
 	DefaultConnectTimeout = 20 * time.Second
@@ -26,7 +26,8 @@ const (
 // takes its default.
 type Options struct {
 	// User is the effectiveUser sent in the connection context. Default:
-	// DefaultUser(). With Kerberos it must be the full principal (spec §6).
+	// DefaultUser(). With Kerberos it must be the full principal
+	// (docs/hadoop-rpc.md#connection-setup).
 	User string
 	// ClientID is the 16-byte client id; default a random UUID. Tests fix it.
 	ClientID []byte

@@ -23,7 +23,7 @@ type response struct {
 const readChunk = 64 << 10
 
 // readResponse reads one response frame from r. On a connection's first frame
-// a length of -1 announces the pre-v9 fatal format (spec §3 rule 5).
+// a length of -1 announces the pre-v9 fatal format (docs/hadoop-rpc.md#framing).
 // I/O errors are returned as they are; malformed frames wrap ErrBadResponse.
 // Hadoop: org/apache/hadoop/ipc/Client.java (IpcStreams.readResponse).
 func readResponse(r io.Reader, maxLen int, first bool) (*response, error) {
@@ -74,7 +74,7 @@ func parseResponse(frame []byte) (*response, error) {
 	}
 	resp := &response{header: h}
 	if h.GetStatus() != hadooppb.RpcResponseHeaderProto_SUCCESS {
-		return resp, nil // ERROR and FATAL carry no body (spec §3 rule 4)
+		return resp, nil // ERROR and FATAL carry no body (docs/hadoop-rpc.md#framing)
 	}
 	if len(rest) == 0 {
 		return nil, fmt.Errorf("%w: SUCCESS response without a body", ErrBadResponse)

@@ -65,7 +65,7 @@ type CallInfo struct {
 type Handler func(ctx context.Context, call CallInfo, req []byte) (proto.Message, error)
 
 // UnmarshalRequest decodes a request for a Handler, marking failures so the
-// server answers FATAL_DESERIALIZING_REQUEST (spec §7).
+// server answers FATAL_DESERIALIZING_REQUEST (docs/hadoop-rpc.md#calls-and-lookup-errors).
 func UnmarshalRequest(b []byte, m proto.Message) error {
 	if err := proto.Unmarshal(b, m); err != nil {
 		return fmt.Errorf("%w: %v", ErrBadRequest, err)
@@ -82,7 +82,7 @@ type protocolEntry struct {
 }
 
 // Server is a Hadoop IPC v9 server with the protobuf engine, strict in the
-// ways a real Hadoop/Ozone server is (spec §11).
+// ways a real Hadoop/Ozone server is (docs/hadoop-rpc.md#minimal-server).
 type Server struct {
 	opts ServerOptions
 	ipc  string // Java package of IPC-layer exceptions
@@ -137,7 +137,7 @@ func (s *Server) Register(protocol string, version uint64, method string, h Hand
 }
 
 // lookup resolves a call as the Java server does: protocol, then version,
-// then method (spec §7).
+// then method (docs/hadoop-rpc.md#calls-and-lookup-errors).
 func (s *Server) lookup(protocol string, version uint64, method string) (Handler, *RemoteError) {
 	s.mu.Lock()
 	p := s.protocols[protocol]

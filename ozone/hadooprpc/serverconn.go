@@ -86,7 +86,8 @@ func (sc *serverConn) serve() {
 	}
 }
 
-// readPreamble checks "hrpc", the version and the auth byte (spec §2 rule 4).
+// readPreamble checks "hrpc", the version and the auth byte
+// (docs/hadoop-rpc.md#connection-preamble).
 func (sc *serverConn) readPreamble() bool {
 	// Like Java, read all seven bytes before looking at any of them.
 	var p [preambleSize]byte
@@ -168,7 +169,7 @@ func (sc *serverConn) processOne(frame []byte) bool {
 	return sc.request(h, rest)
 }
 
-// outOfBand handles the negative call ids of connection setup (spec §11 step 2).
+// outOfBand handles the negative call ids of connection setup (docs/hadoop-rpc.md#minimal-server).
 func (sc *serverConn) outOfBand(h *hadooppb.RpcRequestHeaderProto, payload []byte) bool {
 	id, retry := h.GetCallId(), h.GetRetryCount()
 	switch id {

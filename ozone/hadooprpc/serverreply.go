@@ -94,7 +94,7 @@ func (sc *serverConn) fatalRPC(id, retry int32, code ErrorCode, msg string) bool
 }
 
 // fatal sends a FATAL reply with an empty clientId, as Java's connection-level
-// replies have (spec §17.3).
+// replies have (docs/hadoop-rpc.md#server-frames).
 func (sc *serverConn) fatal(id, retry int32, code ErrorCode, class, msg string) {
 	h := responseHeader(id, retry, nil, hadooppb.RpcResponseHeaderProto_FATAL)
 	h.ExceptionClassName = &class

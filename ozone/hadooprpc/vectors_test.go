@@ -13,7 +13,7 @@ import (
 	"github.com/dnecho/dnecho/proto/scmpb"
 )
 
-// Test vectors from spec ozone-scm.md §17 (client id a0..af, user hadoop).
+// Test vectors from docs/hadoop-rpc.md#test-vectors (client id a0..af, user hadoop).
 const (
 	vecPreambleSimple = "68727063090000"
 	vecPreambleSASL   = "687270630900df"
@@ -67,7 +67,8 @@ func waitCall(t testing.TB, ch <-chan error) error {
 	}
 }
 
-// The client's session bytes equal §17.2, and it decodes the §17.3 replies.
+// The client's session bytes equal docs/hadoop-rpc.md#client-frames, and it decodes the
+// docs/hadoop-rpc.md#server-frames replies.
 func TestClientFramesMatchSpec(t *testing.T) {
 	rs := newRawServer(t)
 	c := newTestClient(t, rs.addr(), Options{})
@@ -160,7 +161,8 @@ func TestClientSASLNegotiateFrame(t *testing.T) {
 	}
 }
 
-// Server replies equal §17.3, given the §17.2 client bytes.
+// Server replies equal docs/hadoop-rpc.md#server-frames, given the docs/hadoop-rpc.md#client-frames
+// client bytes.
 func TestServerFramesMatchSpec(t *testing.T) {
 	getContainerOK := new(scmpb.ScmContainerLocationResponse)
 	frame := unhex(t, vecGetContainerOK)

@@ -2,7 +2,7 @@
 // a multiplexing client (one TCP connection per server and protocol, calls
 // matched by callId) and the strict server side the SCM emulator is built on.
 //
-// Wire facts come from spec ozone-scm.md §2–§11 and the upstream headers in
+// Wire facts come from docs/hadoop-rpc.md and the upstream headers in
 // apache/ozone: hadoop-hdds/interface-client/src/main/proto/RpcHeader.proto,
 // IpcConnectionContext.proto and ProtobufRpcEngine.proto.
 package hadooprpc
@@ -18,7 +18,7 @@ import (
 )
 
 // Connection preamble: "hrpc", version 9, service class 0, auth protocol.
-// Hadoop: hadoop-common/src/main/java/org/apache/hadoop/ipc/RpcConstants.java.
+// Hadoop: hadoop-common-project/hadoop-common/src/main/java/org/apache/hadoop/ipc/RpcConstants.java.
 const (
 	rpcVersion   = 9
 	authNone     = 0x00 // SIMPLE: no SASL frames
@@ -28,7 +28,7 @@ const (
 
 var rpcMagic = [4]byte{'h', 'r', 'p', 'c'}
 
-// Reserved call ids (spec §5).
+// Reserved call ids (docs/hadoop-rpc.md#call-ids).
 const (
 	callIDAuthFailed = -1
 	callIDContext    = -3
@@ -40,11 +40,13 @@ const (
 // (128 MiB), the largest frame either side accepts.
 const DefaultMaxDataLength = 128 << 20
 
-// DefaultProtocolVersion is clientProtocolVersion for every SCM protocol (spec §1).
+// DefaultProtocolVersion is clientProtocolVersion for every SCM protocol
+// (docs/ozone-scm.md#endpoints).
 const DefaultProtocolVersion = 1
 
 // ipcPackage is the Java package of IPC-layer exception classes: Ozone ≥ 2.2
-// runs a fork under "ipc_", older releases Hadoop's "ipc" (spec §8.1).
+// runs a fork under "ipc_", older releases Hadoop's "ipc"
+// (docs/hadoop-rpc.md#exception-class-names).
 const (
 	ipcPackage       = "org.apache.hadoop.ipc_."
 	legacyIPCPackage = "org.apache.hadoop.ipc."
@@ -55,7 +57,8 @@ func preamble(auth byte) []byte {
 }
 
 // requestHeader builds RpcRequestHeaderProto. retryCount is always written
-// explicitly: 0 differs from the proto default -1, and Java writes -1 too (spec §4.6).
+// explicitly: 0 differs from the proto default -1, and Java writes -1 too
+// (docs/hadoop-rpc.md#encoding-pitfalls).
 func requestHeader(callID int32, clientID []byte, retry int32) *hadooppb.RpcRequestHeaderProto {
 	return &hadooppb.RpcRequestHeaderProto{
 		RpcKind:    hadooppb.RpcKindProto_RPC_PROTOCOL_BUFFER.Enum(),
@@ -68,7 +71,7 @@ func requestHeader(callID int32, clientID []byte, retry int32) *hadooppb.RpcRequ
 
 // appendFrame appends a frame: uint32 big-endian length, then each message
 // length-delimited. Proto marshalling is deterministic field order, so the
-// bytes match protobuf-java's (spec §17).
+// bytes match protobuf-java's (docs/hadoop-rpc.md#test-vectors).
 func appendFrame(dst []byte, msgs ...proto.Message) ([]byte, error) {
 	start := len(dst)
 	dst = append(dst, 0, 0, 0, 0)

@@ -2,7 +2,8 @@
 // over Hadoop RPC: the calls that find a container's pipeline and token, with
 // the Java client's HA failover and retry policy.
 //
-// Wire facts: spec ozone-scm.md §12–§14; apache/ozone:
+// Wire facts: docs/ozone-scm.md#storagecontainerlocationprotocol, docs/ozone-scm.md#admin-checks,
+// docs/ozone-scm.md#addresses-and-ha-failover; apache/ozone:
 // hadoop-hdds/interface-admin/src/main/proto/ScmAdminProtocol.proto.
 package scm
 
@@ -53,7 +54,7 @@ func (c *Client) Close() error {
 }
 
 // newRequest builds the wrapper exactly as the Java client does: cmdType,
-// traceID "", version 3 (spec §12.7).
+// traceID "", version 3 (docs/ozone-scm.md#what-the-java-client-sends).
 func newRequest(t scmpb.Type) *scmpb.ScmContainerLocationRequest {
 	return &scmpb.ScmContainerLocationRequest{CmdType: t.Enum(), TraceID: proto.String(""), Version: proto.Uint32(ClientVersion)}
 }

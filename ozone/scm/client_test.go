@@ -66,7 +66,8 @@ func TestContainerTokenFromEmulator(t *testing.T) {
 	}
 }
 
-// The wrappers are byte-for-byte those of spec §17.1 / §12.7.
+// The wrappers are byte-for-byte those of docs/hadoop-rpc.md#building-blocks,
+// docs/ozone-scm.md#what-the-java-client-sends.
 func TestRequestWrappers(t *testing.T) {
 	got := make(chan []byte, 1)
 	addr := fakeSCM(t, func(_ context.Context, _ hadooprpc.CallInfo, req []byte) (proto.Message, error) {

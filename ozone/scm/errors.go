@@ -38,7 +38,7 @@ func (e *noPipelineError) Error() string {
 }
 func (e *noPipelineError) Is(target error) bool { return target == ErrNoPipeline }
 
-// superuserText is the SCM's admin-check denial (spec §13 rule 4).
+// superuserText is the SCM's admin-check denial (docs/ozone-scm.md#admin-checks).
 const superuserText = "SCM superuser privilege is required"
 
 // AccessDeniedError is an AccessControlException from SCM: the user is not

@@ -85,5 +85,5 @@ func noPipeline(id uint64, info *hddspb.ContainerInfoProto, why string) error {
 }
 
 // pipelineUUID is the identity Java compares pipeline ids by: uuid128 when
-// present, else the parsed id text (spec §12.5).
+// present, else the parsed id text (docs/ozone-scm.md#container-and-pipeline-messages).
 func pipelineUUID(p *hddspb.PipelineID) ([16]byte, bool) { return hddspb.PipelineIDBytes(p) }

@@ -10,17 +10,18 @@ import (
 )
 
 // Protocol is the container-location protocol name, sent in the connection
-// context and every request header (spec ozone-scm.md §1).
+// context and every request header (docs/ozone-scm.md#endpoints).
 const Protocol = "org.apache.hadoop.hdds.scm.protocol.StorageContainerLocationProtocol"
 
 // ClientVersion is the wrapper's version field: 3 (BUCKET_LAYOUT_SUPPORT).
-// Below 2 the SCM refuses replies that contain EC containers (spec §12.7).
+// Below 2 the SCM refuses replies that contain EC containers
+// (docs/ozone-scm.md#what-the-java-client-sends).
 const ClientVersion = 3
 
 // DefaultPort is ozone.scm.client.port.
 const DefaultPort = 9860
 
-// Retry defaults of Ozone's SCM client (spec §14.5, keys hdds.scmclient.*).
+// Retry defaults of Ozone's SCM client (docs/ozone-scm.md#retry-timing, keys hdds.scmclient.*).
 const (
 	// DefaultRetryInterval is failover.retry.interval: the pause before every retry.
 	DefaultRetryInterval = 2 * time.Second

@@ -20,7 +20,7 @@ const (
 )
 
 // Simple class names of exceptions the Java client does not fail over on
-// (spec §14.4). A Go client sees only names, so SCMException's subclasses
+// (docs/ozone-scm.md#retry-decision). A Go client sees only names, so SCMException's subclasses
 // are listed one by one.
 var (
 	ipcFailClasses = map[string]bool{
@@ -40,7 +40,7 @@ var (
 	}
 )
 
-// decide applies the decision table of spec §14.4, in its order.
+// decide applies the decision table of docs/ozone-scm.md#retry-decision, in its order.
 // Ozone: hadoop-hdds/framework/.../scm/proxy/SCMFailoverProxyProviderBase.java (retry policy).
 func decide(err error) action {
 	class := hadooprpc.RemoteClass(err)
@@ -64,7 +64,7 @@ func decide(err error) action {
 
 // leaderHint matches the suggested leader in a ServerNotLeaderException
 // message, which may continue with a stack trace (hence DOTALL). The host is
-// a bracketed IPv6 literal or a run of non-colons (spec §14.3).
+// a bracketed IPv6 literal or a run of non-colons (docs/ozone-scm.md#leader-hint).
 var leaderHint = regexp.MustCompile(`(?s)Suggested leader is Server:(\[[^\]]+\]|[^:]*):([0-9]+)`)
 
 // suggestedLeader returns the host and port the error names as leader.

@@ -13,7 +13,7 @@ func remote(class string) error {
 	return fmt.Errorf("wrapped: %w", &hadooprpc.RemoteError{Class: class, Message: "x"})
 }
 
-// Spec ozone-scm.md §14.4, in order.
+// docs/ozone-scm.md#retry-decision, in order.
 func TestDecide(t *testing.T) {
 	tests := []struct {
 		err  error

@@ -79,7 +79,7 @@ func ContainerService(containerID uint64) string {
 // NewContainerToken builds the container token SCM hands out: identifier =
 // serialised ContainerTokenSecretProto{owner, containerID, expiry ms, key id},
 // password = HMAC-SHA256 of the identifier, kind HDDS_CONTAINER_TOKEN,
-// service "#<id>". Spec ozone-scm.md §15.6.
+// service "#<id>". docs/ozone-scm.md#container-tokens.
 func NewContainerToken(key SecretKey, owner string, containerID uint64, expiry time.Time) (Token, error) {
 	if len(key.Key) == 0 {
 		return Token{}, errors.New("token: new container token: empty secret key")

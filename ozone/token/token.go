@@ -2,7 +2,7 @@
 // uses them (container and block tokens), and signs and verifies container
 // tokens for the emulators.
 //
-// Wire facts: spec ozone-scm.md §15; Hadoop:
+// Wire facts: docs/ozone-scm.md#hadoop-tokens; Hadoop:
 // hadoop-common-project/hadoop-common/src/main/java/org/apache/hadoop/security/token/Token.java.
 package token
 

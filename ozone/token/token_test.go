@@ -18,7 +18,7 @@ func unhex(t testing.TB, s string) []byte {
 	return b
 }
 
-// Spec ozone-scm.md §15.1.
+// docs/ozone-scm.md#hadoop-vint.
 func TestVInt(t *testing.T) {
 	tests := []struct {
 		v   int64
@@ -52,7 +52,7 @@ func TestVIntRoundTripExtremes(t *testing.T) {
 	}
 }
 
-// The worked example of spec ozone-scm.md §15.5.
+// The worked example of docs/ozone-scm.md#worked-example.
 const (
 	exampleIdentifier = "0a087465737475736572120208011880d095ffbc312a0408011002"
 	examplePassword   = "172a2cab340d508390e2640ca829a16cff55896e6c2853ebbf0b27c4705a4944"

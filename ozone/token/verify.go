@@ -35,9 +35,10 @@ type KeyLookup func(KeyID) (SecretKey, bool)
 
 // VerifyContainerToken checks t for a command on containerID at time now, in
 // the DataNode's order: identifier decodes, signing key known, key not
-// expired, HMAC matches, token not expired, container matches. The outer
-// kind and service are not checked and the owner is not compared, as in Ozone.
-// Spec ozone-scm.md §15.6; Ozone: hadoop-hdds/framework/.../security/token/ShortLivedTokenVerifier.java.
+// expired, HMAC matches, token not expired, container matches. The outer kind
+// and service are not checked and the owner is not compared, as in Ozone.
+// docs/ozone-scm.md#container-tokens; Ozone:
+// hadoop-hdds/framework/.../security/token/ShortLivedTokenVerifier.java.
 func VerifyContainerToken(t Token, containerID uint64, keys KeyLookup, now time.Time) error {
 	id, err := ParseContainerIdentifier(t.Identifier)
 	if err != nil {

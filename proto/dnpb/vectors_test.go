@@ -10,7 +10,7 @@ import (
 	"github.com/dnecho/dnecho/proto/dnpb"
 )
 
-// The vectors below are spec ozone-echo.md §9 (V1–V9), checked upstream with
+// The vectors below are docs/ozone-echo.md#test-vectors (V1–V9), checked upstream with
 // protoc 3.21.12 against apache/ozone DatanodeClientProtocol.proto. They pin
 // field numbers, proto2 presence (explicit "" and 0 values) and field order.
 
@@ -119,7 +119,7 @@ func TestVectors(t *testing.T) {
 	}
 }
 
-// TestV1GRPCFrame checks the length-prefixed gRPC message of V1 (spec §9):
+// TestV1GRPCFrame checks the length-prefixed gRPC message of V1 (docs/ozone-echo.md#test-vectors):
 // compressed flag 0, then a 4-byte big-endian length 0x3a.
 func TestV1GRPCFrame(t *testing.T) {
 	b, err := proto.Marshal(echoRequest(1, "", []byte{}, 0, 0))
@@ -137,7 +137,7 @@ func TestV1GRPCFrame(t *testing.T) {
 
 // TestRequiredFields pins the strict proto2 behaviour both sides rely on: a
 // request without cmdType, containerID or datanodeUuid does not parse, and a
-// response without result does not parse (spec §2.6 trap 4).
+// response without result does not parse (docs/ozone-echo.md#encoding-pitfalls).
 func TestRequiredFields(t *testing.T) {
 	full := echoRequest(1, "", []byte{}, 0, 0)
 	tests := []struct {

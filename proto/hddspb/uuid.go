@@ -1,6 +1,6 @@
 // Hand-written helpers beside the generated code: hdds.proto carries java.util.UUID values as two
-// signed big-endian halves (spec ozone-scm.md §12.5), and every package that reads or writes pipeline
-// and DataNode ids needs the same conversions.
+// signed big-endian halves (docs/ozone-scm.md#container-and-pipeline-messages), and every package
+// that reads or writes pipeline and DataNode ids needs the same conversions.
 
 package hddspb
 

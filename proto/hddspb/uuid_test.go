@@ -2,8 +2,9 @@ package hddspb
 
 import "testing"
 
-// The spec's example (ozone-scm.md §12.5): 3f2504e0-4f89-41d3-9a0c-0305e82c3301 →
-// mostSigBits 4550048359981334995, leastSigBits −7346493568243191039.
+// The example of docs/ozone-scm.md#container-and-pipeline-messages:
+// 3f2504e0-4f89-41d3-9a0c-0305e82c3301 → mostSigBits 4550048359981334995, leastSigBits
+// −7346493568243191039.
 func TestUUIDMapping(t *testing.T) {
 	const text = "3f2504e0-4f89-41d3-9a0c-0305e82c3301"
 	u, err := ParseUUIDText(text)

@@ -1,5 +1,6 @@
 // Package groups keeps the tree of script groups and checks of one test run, with pass/fail counts
-// per check. It is the data behind the summary's root_group (spec: k6-compat.md §1 "Groups", §9.1).
+// per check. It is the data behind the summary's root_group (docs/k6-compat.md#groups,
+// docs/k6-compat.md#handlesummary).
 //
 // All VUs share one Tree. Creating a group or check takes the tree's lock; counting a check result is
 // a lock-free atomic add, so VUs should keep the *Check they got and count on it directly.

@@ -1,7 +1,7 @@
 package groups
 
-// GroupSummary is the summary shape of a group (spec §9.1 root_group): JSON-ready, with
-// `groups` and `checks` as arrays in creation order.
+// GroupSummary is the summary shape of a group (docs/k6-compat.md#handlesummary root_group):
+// JSON-ready, with `groups` and `checks` as arrays in creation order.
 type GroupSummary struct {
 	Name   string         `json:"name"`
 	Path   string         `json:"path"`
@@ -10,7 +10,7 @@ type GroupSummary struct {
 	Checks []CheckSummary `json:"checks"`
 }
 
-// CheckSummary is the summary shape of a check (spec §9.1).
+// CheckSummary is the summary shape of a check (docs/k6-compat.md#handlesummary).
 type CheckSummary struct {
 	Name   string `json:"name"`
 	Path   string `json:"path"`

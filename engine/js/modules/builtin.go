@@ -3,7 +3,8 @@ package modules
 import "github.com/dnecho/dnecho/engine/metrics"
 
 // BuiltinMetrics are the built-in metrics that the script runner and the k6 modules emit
-// (spec §8.1). Other built-ins (vus, http_*, grpc_*) belong to the scheduler and protocol modules.
+// (docs/k6-compat.md#built-in-metrics). Other built-ins (vus, http_*, grpc_*) belong to
+// the scheduler and protocol modules.
 type BuiltinMetrics struct {
 	Iterations        *metrics.Metric
 	IterationDuration *metrics.Metric

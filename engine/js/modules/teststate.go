@@ -32,7 +32,8 @@ type Test struct {
 }
 
 // Warn logs a script warning, or throws it as an exception when the throw option is on. It is
-// meant for the non-fatal input problems the spec calls warnings (bad metric values, tag values).
+// meant for the non-fatal input problems k6 reports as warnings
+// (docs/k6-compat.md#module-k6metrics) (bad metric values, tag values).
 func (t *Test) Warn(vu VU, msg string) {
 	if t.Throw {
 		ThrowMessage(vu.Runtime(), msg)

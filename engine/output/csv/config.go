@@ -8,7 +8,7 @@ import (
 	"github.com/dnecho/dnecho/engine/threshold"
 )
 
-// Defaults of the csv output (spec §11.2).
+// Defaults of the csv output (docs/k6-compat.md#csv-output).
 const (
 	DefaultFileName     = "file.csv"
 	DefaultSaveInterval = time.Second

@@ -1,5 +1,6 @@
-// Package csv is the `-o csv` output (spec §11.2): one row per sample with a column per enabled
-// indexable system tag, the other tags in extra_tags and the metadata in metadata.
+// Package csv is the `-o csv` output (docs/k6-compat.md#csv-output): one row per
+// sample with a column per enabled indexable system tag, the other tags in
+// extra_tags and the metadata in metadata.
 package csv
 
 import (
@@ -149,7 +150,8 @@ func (o *Output) format(s *metrics.Sample) []string {
 	return row
 }
 
-// appendPair adds k=v to an &-separated list (spec: extra_tags and metadata encoding).
+// appendPair adds k=v to an &-separated list (extra_tags and metadata encoding:
+// docs/k6-compat.md#csv-output).
 func appendPair(b *strings.Builder, k, v string) {
 	if b.Len() > 0 {
 		b.WriteByte('&')

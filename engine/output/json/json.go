@@ -1,5 +1,5 @@
-// Package json is the `-o json` output (spec §11.1): one JSON object per line, a Metric line the
-// first time a metric is seen, then a Point line per sample.
+// Package json is the `-o json` output (docs/k6-compat.md#json-output): one JSON object per line, a
+// Metric line the first time a metric is seen, then a Point line per sample.
 package json
 
 import (

@@ -1,5 +1,6 @@
 // Package execution is the built-in `k6/execution` module: a default export whose `instance`,
-// `scenario`, `vu` and `test` properties are read when accessed (spec §8.5).
+// `scenario`, `vu` and `test` properties are read when accessed
+// (docs/k6-compat.md#module-k6execution).
 package execution
 
 import (

@@ -1,4 +1,5 @@
-// Package k6 is the built-in `k6` module: check, group, sleep, fail and randomSeed (spec §8.3).
+// Package k6 is the built-in `k6` module: check, group, sleep, fail and randomSeed
+// (docs/k6-compat.md#module-k6).
 package k6
 
 import (

@@ -1,5 +1,5 @@
 // Package metrics is the built-in `k6/metrics` module: the Counter, Gauge, Rate and Trend
-// constructors for custom metrics (spec §8.4).
+// constructors for custom metrics (docs/k6-compat.md#module-k6metrics).
 package metrics
 
 import (
@@ -12,7 +12,7 @@ import (
 	"github.com/dop251/goja"
 )
 
-// Messages fixed by k6 compatibility (spec §1, init-context rules).
+// Messages fixed by k6 compatibility (docs/k6-compat.md#init-context).
 const (
 	MsgDeclareInInit = "metrics must be declared in the init context"
 	MsgAddInInit     = "Adding to metrics in the init context is not supported"
