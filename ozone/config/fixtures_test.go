@@ -9,7 +9,7 @@ import (
 )
 
 // fixtureDir holds real Ozone compose configurations; see its README.md.
-const fixtureDir = "../../../shared/fixtures/ozone-compose"
+const fixtureDir = "testdata/ozone-compose"
 
 // loadFixture converts one docker-config fixture into XML files and loads them, as a user
 // pointing --conf at the compose cluster's /etc/hadoop would.
@@ -17,7 +17,7 @@ func loadFixture(t *testing.T, name string, overrides ...string) *Config {
 	t.Helper()
 	src := filepath.Join(fixtureDir, name)
 	if _, err := os.Stat(src); err != nil {
-		t.Skipf("fixture %s not available (shared/ must sit beside the repo): %v", src, err)
+		t.Fatalf("fixture %s: %v", src, err)
 	}
 	dir := t.TempDir()
 	if err := ConvertDockerConfig(src, dir); err != nil {
