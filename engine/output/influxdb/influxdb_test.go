@@ -1,6 +1,7 @@
 package influxdb
 
 import (
+	"context"
 	"errors"
 	"math"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/output"
+	"github.com/dnecho/dnecho/engine/output/sender"
 )
 
 func TestConfigPrecedence(t *testing.T) {
@@ -99,4 +101,77 @@ func TestLineProtocol(t *testing.T) {
 	if _, ok := newEncoder(nil, 1).append(nil, &metrics.Sample{Metric: m, Time: at, Value: math.NaN()}); ok {
 		t.Error("NaN encoded")
 	}
+}
+
+// flushSamples is 20 batches of 1,000 samples over two series.
+func flushSamples() [][]metrics.Sample {
+	reg := metrics.NewRegistry()
+	m := reg.MustNewMetric("dnecho_req_duration", metrics.Trend, metrics.Time)
+	tags := []*metrics.Tags{
+		metrics.NewTags(map[string]string{"datanode": "dn-1", "result": "SUCCESS", "scenario": "default"}),
+		metrics.NewTags(map[string]string{"datanode": "dn-2", "result": "UNAVAILABLE", "scenario": "default", "mode": "grpc"}),
+	}
+	var batches [][]metrics.Sample
+	for b := range 20 {
+		batch := make([]metrics.Sample, 1000)
+		for i := range batch {
+			batch[i] = metrics.Sample{Metric: m, Time: time.Unix(1700000000, int64(b*1000+i)), Value: float64(i) / 7, Tags: tags[i%2]}
+		}
+		batches = append(batches, batch)
+	}
+	return batches
+}
+
+// TestFlushBodies: the bodies a flush hands to the sender hold every line once, in order, each
+// under MaxBodyBytes but for its last line, whatever the size estimate was.
+func TestFlushBodies(t *testing.T) {
+	batches := flushSamples()
+	var want []byte
+	enc := newEncoder(nil, 1)
+	for _, b := range batches {
+		for i := range b {
+			want, _ = enc.append(want, &b[i])
+		}
+	}
+	o := &Output{enc: newEncoder(nil, 1)}
+	for _, lineBytes := range []int{0, 1, 90, 1 << 20} { // no estimate, far too small, about right, far too big
+		var bodies [][]byte
+		o.lineBytes = lineBytes
+		o.sender = sender.New(sender.Config{Name: "test", QueueLimit: 1 << 20}, func(_ context.Context, body []byte) error {
+			bodies = append(bodies, body) // one worker: in order, no race
+			return nil
+		})
+		o.sender.Start()
+		if err := o.flush(batches); err != nil {
+			t.Fatal(err)
+		}
+		o.sender.Stop()
+		var got []byte
+		for _, body := range bodies {
+			if len(body) > MaxBodyBytes+200 {
+				t.Errorf("estimate %d: body of %d bytes", lineBytes, len(body))
+			}
+			got = append(got, body...)
+		}
+		if string(got) != string(want) {
+			t.Errorf("estimate %d: the bodies (%d bytes) are not the %d bytes of lines", lineBytes, len(got), len(want))
+		}
+		if o.lineBytes < 60 || o.lineBytes > 120 {
+			t.Errorf("estimate after a flush: %d bytes per line", o.lineBytes)
+		}
+	}
+}
+
+// BenchmarkFlush is the influxdb output's cost per sample: encoding and body allocation.
+func BenchmarkFlush(b *testing.B) {
+	batches := flushSamples()
+	o := &Output{enc: newEncoder(nil, 1)}
+	b.ReportAllocs()
+	for b.Loop() {
+		o.sender = sender.New(sender.Config{Name: "bench", QueueLimit: 1 << 20}, nil)
+		if err := o.flush(batches); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*20000), "ns/sample")
 }

@@ -14,21 +14,13 @@ import (
 // reused buffer and allocates nothing per sample. Its output matches encoding/json with HTML
 // escaping off (checked by FuzzAppendString and TestPointMatchesEncodingJSON).
 
-func appendPoint(b []byte, s *metrics.Sample) []byte {
+func appendPoint(b []byte, s *metrics.Sample, tags []byte) []byte {
 	b = append(b, `{"type":"Point","data":{"time":"`...)
 	b = s.Time.In(time.Local).AppendFormat(b, time.RFC3339Nano)
 	b = append(b, `","value":`...)
 	b = appendFloat(b, s.Value)
-	b = append(b, `,"tags":{`...)
-	for i, t := range s.Tags.List() {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendString(b, t.Key)
-		b = append(b, ':')
-		b = appendString(b, t.Value)
-	}
-	b = append(b, '}')
+	b = append(b, `,"tags":`...)
+	b = append(b, tags...)
 	if len(s.Metadata) > 0 {
 		b = append(b, `,"metadata":`...)
 		b = appendStringMap(b, s.Metadata)
@@ -36,6 +28,20 @@ func appendPoint(b []byte, s *metrics.Sample) []byte {
 	b = append(b, `},"metric":`...)
 	b = appendString(b, s.Metric.Name)
 	return append(b, '}', '\n')
+}
+
+// appendTags writes a tag set as a JSON object, in the tag set's order.
+func appendTags(b []byte, tags *metrics.Tags) []byte {
+	b = append(b, '{')
+	for i, t := range tags.List() {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, t.Key)
+		b = append(b, ':')
+		b = appendString(b, t.Value)
+	}
+	return append(b, '}')
 }
 
 // appendStringMap writes a map with sorted keys, as encoding/json does.

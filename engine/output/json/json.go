@@ -28,7 +28,14 @@ type Output struct {
 	dest *output.Dest
 	seen map[*metrics.Metric]bool
 	buf  []byte
+	// tags holds each tag set's JSON object. The engine shares one immutable *Tags between the
+	// samples of a series, so most points copy their tags instead of escaping them again.
+	tags map[*metrics.Tags][]byte
 }
+
+// maxTagCache bounds Output.tags; a script that makes a fresh tag set per sample only pays the
+// encoding again.
+const maxTagCache = 8192
 
 // New builds the output from -o json[=file]: no argument or "-" is stdout, a ".gz" name is
 // gzipped.
@@ -37,7 +44,8 @@ func New(p output.Params) (*Output, error) {
 	if name == "" {
 		name = "-"
 	}
-	o := &Output{fileName: name, stdout: p.Stdout, thresholds: p.Thresholds, seen: map[*metrics.Metric]bool{}}
+	o := &Output{fileName: name, stdout: p.Stdout, thresholds: p.Thresholds, seen: map[*metrics.Metric]bool{},
+		tags: map[*metrics.Tags][]byte{}}
 	o.batcher = output.NewBatcher(FlushPeriod, o.flush)
 	return o, nil
 }
@@ -93,7 +101,7 @@ func (o *Output) flush(batches [][]metrics.Sample) error {
 				o.seen[s.Metric] = true
 				b = o.appendMetric(b, s.Metric)
 			}
-			b = appendPoint(b, s)
+			b = appendPoint(b, s, o.tagsOf(s.Tags))
 		}
 	}
 	o.buf = b
@@ -101,6 +109,19 @@ func (o *Output) flush(batches [][]metrics.Sample) error {
 		return err
 	}
 	return o.dest.Flush()
+}
+
+// tagsOf returns the JSON object of a tag set, from the cache.
+func (o *Output) tagsOf(t *metrics.Tags) []byte {
+	if j, ok := o.tags[t]; ok {
+		return j
+	}
+	if len(o.tags) >= maxTagCache {
+		clear(o.tags)
+	}
+	j := appendTags(nil, t)
+	o.tags[t] = j
+	return j
 }
 
 type submetricJSON struct {
