@@ -157,14 +157,19 @@ func (c *Client) Echo(ctx context.Context, p *Prepared) (Result, error) {
 	// XceiverClientGrpc.sendCommandAsync acquires its semaphore.
 	start := time.Now()
 	if c.slots != nil {
+		// A free slot is taken without a two-way select (the common case, and the cheaper one).
 		select {
 		case c.slots <- struct{}{}:
-			defer func() { <-c.slots }()
-		case <-ctx.Done():
-			st := status.FromContextError(ctx.Err())
-			return Result{GRPCCode: st.Code(), Message: st.Message(), RTT: time.Since(start)},
-				fmt.Errorf("datanode: waiting for a call slot (MaxOutstanding %d): %w", c.opts.MaxOutstanding, st.Err())
+		default:
+			select {
+			case c.slots <- struct{}{}:
+			case <-ctx.Done():
+				st := status.FromContextError(ctx.Err())
+				return Result{GRPCCode: st.Code(), Message: st.Message(), RTT: time.Since(start)},
+					fmt.Errorf("datanode: waiting for a call slot (MaxOutstanding %d): %w", c.opts.MaxOutstanding, st.Err())
+			}
 		}
+		defer func() { <-c.slots }()
 	}
 
 	first, last := 0, len(c.members)-1
