@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"os"
 	"testing"
 	"time"
 )
@@ -106,5 +107,21 @@ func TestRatioVerdicts(t *testing.T) {
 	b.printRatio(q, fail, "1", "new") // no verdict
 	if b.passed != 1 || len(b.failed) != 1 {
 		t.Errorf("passed %d, failed %v; want 1 and 1", b.passed, b.failed)
+	}
+}
+
+func TestParseStatCPU(t *testing.T) {
+	// A command name with spaces and a parenthesis; utime 250 and stime 50 ticks.
+	line := "4242 (dnecho (x) y) S 1 4242 4242 0 -1 4194560 1234 0 0 0 250 50 0 0 20 0 9 0 100 0 0"
+	if got, err := parseStatCPU(line); err != nil || got != 3*time.Second {
+		t.Errorf("parseStatCPU = %v, %v; want 3s", got, err)
+	}
+	for _, bad := range []string{"", "1 (x) S 1 2", "1 (x) S 1 2 3 4 5 6 7 8 9 10 x 50"} {
+		if _, err := parseStatCPU(bad); err == nil {
+			t.Errorf("parseStatCPU(%q): no error", bad)
+		}
+	}
+	if d, err := procCPU(os.Getpid()); err != nil || d < 0 {
+		t.Errorf("procCPU(self) = %v, %v", d, err)
 	}
 }

@@ -3,7 +3,8 @@
 // request, the floor (bench/rawecho), `dnecho freon dn-echo`, `dnecho run
 // examples/freon-equivalent.js` and ghz (new-stream mode only), in interleaved rounds. It prints
 // calls/s, p50, p99 and CPU per call (user+system time from rusage, so the cluster's CPU is not
-// counted) with the ratios of issue 7 checked against their targets, then memory figures.
+// counted; it is shown beside, as the DataNode's CPU per call during the tool's run) with the
+// ratios of issue 7 checked against their targets, then memory figures.
 package main
 
 import (
@@ -114,7 +115,7 @@ func run(c config) error {
 		return err
 	}
 	if len(c.threads) > 0 {
-		b := bench{config: c, dir: dir, info: info}
+		b := bench{config: c, dir: dir, info: info, clusterPID: cl.Process.Pid}
 		if err := b.table(); err != nil {
 			return err
 		}

@@ -40,6 +40,7 @@ var ratios = []ratio{
 type bench struct {
 	config
 	dir        string // the cluster's configuration directory
+	clusterPID int    // the `dnecho cluster` process, whose CPU each run is charged
 	info       clusterInfo
 	ghzRequest string // ghz's --binary-file
 	failed     []string
@@ -65,7 +66,7 @@ func (b *bench) table() error {
 	fmt.Printf("dnecho bench: %d calls per run, medians of %d interleaved rounds, DataNode %s, payload 0/0 KB, GOGC %s\n",
 		b.calls, b.reps, b.info.DataNodes[0].Addr, gogc)
 	fmt.Printf("CPU/call is user+system time of the tool's process / calls; ratios are medians of the per-round ratios (min-max)\n\n")
-	fmt.Printf("%-7s %-6s %-6s %10s %8s %8s %10s  %s\n", "threads", "stream", "tool", "calls/s", "p50 ms", "p99 ms", "CPU/call", "CPU/call min-max")
+	fmt.Printf("%-7s %-6s %-6s %10s %8s %8s %10s  %-19s %s\n", "threads", "stream", "tool", "calls/s", "p50 ms", "p99 ms", "CPU/call", "CPU/call min-max", "DataNode CPU/call")
 	for _, threads := range b.threads {
 		for _, mode := range b.modes {
 			if err := b.row(threads, mode); err != nil {
@@ -90,7 +91,7 @@ func (b *bench) row(threads, mode string) error {
 	for i := range rounds {
 		rounds[i] = map[string]result{}
 		for _, t := range tools {
-			r, err := once(t, b.env())
+			r, err := b.measure(t)
 			if err != nil {
 				return err
 			}
@@ -101,9 +102,10 @@ func (b *bench) row(threads, mode string) error {
 		runs := column(rounds, t.name)
 		med := func(f func(result) float64) float64 { return median(mapf(runs, f)) }
 		cpus := mapf(runs, cpu)
-		fmt.Printf("%-7s %-6s %-6s %10.0f %8.3f %8.3f %10s  %s-%s\n", threads, mode, t.name,
+		fmt.Printf("%-7s %-6s %-6s %10.0f %8.3f %8.3f %10s  %-19s %s\n", threads, mode, t.name,
 			med(rate), med(func(r result) float64 { return r.p50 }), med(func(r result) float64 { return r.p99 }),
-			dur(med(cpu)), dur(slices.Min(cpus)), dur(slices.Max(cpus)))
+			dur(med(cpu)), dur(slices.Min(cpus))+"-"+dur(slices.Max(cpus)),
+			dur(med(func(r result) float64 { return float64(r.dnCPUPerCall) })))
 	}
 	for _, q := range ratios {
 		if _, ok := rounds[0][q.den]; !ok {
@@ -113,6 +115,25 @@ func (b *bench) row(threads, mode string) error {
 	}
 	fmt.Println()
 	return b.profile(tools, threads, mode)
+}
+
+// measure runs t once and charges it the CPU the cluster process used meanwhile: the emulated
+// DataNode's work for t's calls (the SCM is idle after the lookup), which shares the machine.
+func (b *bench) measure(t tool) (result, error) {
+	before, err := procCPU(b.clusterPID)
+	if err != nil {
+		return result{}, fmt.Errorf("the cluster's CPU: %w", err)
+	}
+	r, err := once(t, b.env())
+	if err != nil {
+		return r, err
+	}
+	after, err := procCPU(b.clusterPID)
+	if err != nil {
+		return result{}, fmt.Errorf("the cluster's CPU: %w", err)
+	}
+	r.dnCPUPerCall = (after - before) / time.Duration(r.calls)
+	return r, nil
 }
 
 func (b *bench) printRatio(q ratio, rounds []map[string]result, threads, mode string) {

@@ -44,6 +44,7 @@ type result struct {
 	calls               int64
 	callsPerS, p50, p99 float64 // p50/p99 in ms
 	cpuPerCall          time.Duration
+	dnCPUPerCall        time.Duration // the emulated DataNode's (the cluster process) during the run
 }
 
 // tools returns the programs of one row: threads goroutines/VUs, stream mode "new" or "reuse".
