@@ -188,7 +188,7 @@ func (c *client) record(res echo.Result, req echoCall, mode echo.Mode, vuTags *m
 		// iteration is not. A call that completed before the interrupt keeps its samples.
 		return c.inst.resultObject(res), nil
 	}
-	tags := c.tags.get(vuTags, res.DataNode.UUID, res.Label, mode)
+	tags := c.tags.get(vuTags, &res, mode)
 	if req.tags != nil {
 		tags = tags.Merge(req.tags)
 	}

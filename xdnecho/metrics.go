@@ -51,6 +51,7 @@ func push(m *echometrics.Set, vu modules.VU, now time.Time, tags *metrics.Tags, 
 // its mode.
 type tagKey struct {
 	vu       *metrics.Tags
+	pipeline string
 	datanode string
 	result   string
 	mode     echo.Mode
@@ -60,10 +61,10 @@ type tagKey struct {
 // otherwise grow it without end; the cache then just rebuilds.
 const maxCachedTagSets = 256
 
-// tagCache builds a Client's sample tags once per (VU tags, DataNode, result, mode) in one VU, so
+// tagCache builds a Client's sample tags once per (VU tags, pipeline, DataNode, result, mode) in one VU, so
 // the success path of a call neither merges tags nor allocates.
 type tagCache struct {
-	fixed *metrics.Tags // client tags overridden by container, pipeline and stream
+	fixed *metrics.Tags // client tags overridden by container and stream
 	last  tagKey
 	tags  *metrics.Tags // for last
 	m     map[tagKey]*metrics.Tags
@@ -74,8 +75,8 @@ func newTagCache(fixed *metrics.Tags) tagCache {
 }
 
 // get returns the tags of a call: the VU's tags, then the client's, then dnecho's own.
-func (c *tagCache) get(vu *metrics.Tags, datanode, result string, mode echo.Mode) *metrics.Tags {
-	k := tagKey{vu: vu, datanode: datanode, result: result, mode: mode}
+func (c *tagCache) get(vu *metrics.Tags, r *echo.Result, mode echo.Mode) *metrics.Tags {
+	k := tagKey{vu: vu, pipeline: r.Pipeline, datanode: r.DataNode.UUID, result: r.Label, mode: mode}
 	if k == c.last && c.tags != nil {
 		return c.tags
 	}
@@ -84,7 +85,7 @@ func (c *tagCache) get(vu *metrics.Tags, datanode, result string, mode echo.Mode
 		if len(c.m) >= maxCachedTagSets {
 			clear(c.m)
 		}
-		t = echometrics.CallTags(vu.Merge(c.fixed), datanode, result, mode)
+		t = echometrics.CallTags(vu.Merge(c.fixed), r, mode)
 		c.m[k] = t
 	}
 	c.last, c.tags = k, t

@@ -8,6 +8,7 @@ import (
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/internal/echometrics"
 	"github.com/dnecho/dnecho/minicluster"
+	"github.com/dnecho/dnecho/ozone/datanode"
 	"github.com/dnecho/dnecho/ozone/echo"
 )
 
@@ -116,34 +117,46 @@ export default function () { client.echo(); }`, clusterEnv(c))
 
 // TestTagCacheReuse checks the hot path: the same VU tags and outcome give the same tag set.
 func TestTagCacheReuse(t *testing.T) {
-	tc := newTagCache(metrics.NewTags(map[string]string{"a": "1", "container": "5", "pipeline": "p", "stream": "new"}))
+	tc := newTagCache(metrics.NewTags(map[string]string{"a": "1", "container": "5", "stream": "new"}))
 	vuTags := metrics.NewTags(map[string]string{"scenario": "s"})
-	t1 := tc.get(vuTags, "dn1", "SUCCESS", echo.ModeGRPC)
-	if t2 := tc.get(vuTags, "dn1", "SUCCESS", echo.ModeGRPC); t2 != t1 {
+	res := func(pipeline, dn string) *echo.Result {
+		return &echo.Result{Pipeline: pipeline, DataNode: datanode.DataNode{UUID: dn}, Label: "SUCCESS"}
+	}
+	t1 := tc.get(vuTags, res("p", "dn1"), echo.ModeGRPC)
+	if t2 := tc.get(vuTags, res("p", "dn1"), echo.ModeGRPC); t2 != t1 {
 		t.Error("same key built a new tag set")
 	}
-	t3 := tc.get(vuTags, "dn2", "SUCCESS", echo.ModeGRPC)
+	if p, _ := t1.Get(echometrics.TagPipeline); p != "p" {
+		t.Errorf("pipeline tag %q, want p", p)
+	}
+	t3 := tc.get(vuTags, res("p", "dn2"), echo.ModeGRPC)
 	if t3 == t1 {
 		t.Error("another DataNode got the same tag set")
 	}
-	if t4 := tc.get(vuTags, "dn1", "SUCCESS", echo.ModeGRPC); t4 != t1 {
+	if t4 := tc.get(vuTags, res("p", "dn1"), echo.ModeGRPC); t4 != t1 {
 		t.Error("cached tag set not reused after another key")
 	}
-	if t5 := tc.get(vuTags, "dn1", "SUCCESS", echo.ModeRatisWrite); t5 == t1 {
+	if moved := tc.get(vuTags, res("q", "dn1"), echo.ModeGRPC); moved == t1 {
+		t.Error("another pipeline got the same tag set")
+	} else if p, _ := moved.Get(echometrics.TagPipeline); p != "q" {
+		t.Errorf("pipeline tag after a move %q, want q", p)
+	}
+	if t5 := tc.get(vuTags, res("p", "dn1"), echo.ModeRatisWrite); t5 == t1 {
 		t.Error("another mode got the same tag set")
 	} else if m, _ := t5.Get(echometrics.TagMode); m != "ratis-write" {
 		t.Errorf("mode tag %q", m)
 	}
-	if got := tc.get(metrics.NewTags(map[string]string{"scenario": "t"}), "dn1", "SUCCESS", echo.ModeGRPC); got == t1 {
+	if got := tc.get(metrics.NewTags(map[string]string{"scenario": "t"}), res("p", "dn1"), echo.ModeGRPC); got == t1 {
 		t.Error("changed VU tags reused the old tag set")
 	}
 	for i := range maxCachedTagSets + 10 {
-		tc.get(vuTags, strconv.Itoa(i), "SUCCESS", echo.ModeGRPC)
+		tc.get(vuTags, res("p", strconv.Itoa(i)), echo.ModeGRPC)
 	}
 	if len(tc.m) > maxCachedTagSets {
 		t.Errorf("cache grew to %d", len(tc.m))
 	}
-	allocs := testing.AllocsPerRun(100, func() { tc.get(vuTags, "dn1", "SUCCESS", echo.ModeGRPC) })
+	hot := res("p", "dn1")
+	allocs := testing.AllocsPerRun(100, func() { tc.get(vuTags, hot, echo.ModeGRPC) })
 	if allocs != 0 {
 		t.Errorf("cached lookup allocates %v times", allocs)
 	}

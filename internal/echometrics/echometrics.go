@@ -80,18 +80,17 @@ func (m *Set) Fill(dst []metrics.Sample, now time.Time, tags *metrics.Tags, meta
 	dst[4] = metrics.Sample{Metric: m.Received, Time: now, Value: float64(r.BytesReceived), Tags: tags, Metadata: meta}
 }
 
-// FixedTags are the tags a session gives all its samples: container, pipeline and stream, over
-// the caller's own.
+// FixedTags are the tags a session gives all its samples, container and stream, over the
+// caller's own. The pipeline is a call's tag (CallTags): a session moves when its container does.
 func FixedTags(own map[string]string, s *echo.Session) *metrics.Tags {
 	spec := s.Spec()
 	return metrics.NewTags(own).Merge(metrics.NewTags(map[string]string{
 		TagContainer: strconv.FormatInt(spec.ContainerID, 10),
-		TagPipeline:  s.Target().PipelineID(),
 		TagStream:    string(spec.Stream),
 	}))
 }
 
-// CallTags adds one call's DataNode, result and mode to base.
-func CallTags(base *metrics.Tags, datanode, result string, mode echo.Mode) *metrics.Tags {
-	return base.With(TagDataNode, datanode).With(TagResult, result).With(TagMode, string(mode))
+// CallTags adds one call's pipeline, DataNode, result and mode to base.
+func CallTags(base *metrics.Tags, r *echo.Result, mode echo.Mode) *metrics.Tags {
+	return base.With(TagPipeline, r.Pipeline).With(TagDataNode, r.DataNode.UUID).With(TagResult, r.Label).With(TagMode, string(mode))
 }

@@ -33,9 +33,9 @@ type feedShard struct {
 	_       [32]byte // keep neighbouring shards' locks off one cache line
 }
 
-type tagKey struct{ datanode, result string }
+type tagKey struct{ pipeline, datanode, result string }
 
-// NewFeed returns a feed of m's samples, tagged with fixed plus each call's DataNode and result
+// NewFeed returns a feed of m's samples, tagged with fixed plus each call's pipeline, DataNode and result
 // and the session's mode (one mode: the freon command sends one request).
 func NewFeed(out metrics.Pusher, m *Set, fixed *metrics.Tags, mode echo.Mode) *Feed {
 	f := &Feed{out: out, m: m, fixed: fixed, mode: mode}
@@ -49,13 +49,13 @@ func NewFeed(out metrics.Pusher, m *Set, fixed *metrics.Tags, mode echo.Mode) *F
 func (f *Feed) Record(worker uint64, now time.Time, r *echo.Result) {
 	s := &f.shards[worker%feedShards]
 	s.mu.Lock()
-	k := tagKey{r.DataNode.UUID, r.Label}
+	k := tagKey{r.Pipeline, r.DataNode.UUID, r.Label}
 	tags, ok := s.tags[k]
 	if !ok {
 		if len(s.tags) >= maxTagSets {
 			clear(s.tags)
 		}
-		tags = CallTags(f.fixed, r.DataNode.UUID, r.Label, f.mode)
+		tags = CallTags(f.fixed, r, f.mode)
 		s.tags[k] = tags
 	}
 	if s.samples == nil {

@@ -31,16 +31,19 @@ func (c *Call) Echo(ctx context.Context, worker uint64) Result {
 	}
 	i := g.pool.index(worker)
 	cl, err := g.pool.client(i)
-	if err != nil {
-		return failed(ctx, err)
+	var r Result
+	if err == nil {
+		var p *prepared
+		if p, err = c.prepared(g, i, cl); err == nil {
+			res, err := cl.echo(ctx, p)
+			r = newResult(ctx, res, err)
+			c.s.health.observe(c.s, &r)
+		}
 	}
-	p, err := c.prepared(g, i, cl)
 	if err != nil {
-		return failed(ctx, err)
+		r = failed(ctx, err)
 	}
-	res, err := cl.echo(ctx, p)
-	r := newResult(ctx, res, err)
-	c.s.health.observe(c.s, &r)
+	r.Pipeline = g.pipeline
 	return r
 }
 

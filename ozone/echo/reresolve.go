@@ -106,7 +106,7 @@ func (s *Session) reresolve(failing time.Duration) {
 		p.close()
 		return
 	}
-	s.gen.Store(&generation{target: t, pool: p})
+	s.gen.Store(newGeneration(t, p))
 	s.health.failingSince.Store(0)
 	s.health.moved.Add(1)
 	// Calls in flight on the old clients end within one deadline; then their connections go.

@@ -39,6 +39,9 @@ type Result struct {
 	Err error
 	// DataNode is the member the last attempt went to.
 	DataNode datanode.DataNode
+	// Pipeline is the id of the pipeline the call went to: the session's, which changes when it
+	// moves to another pipeline (a re-resolution).
+	Pipeline string
 	// BytesSent and BytesReceived count protobuf message bytes over all attempts.
 	BytesSent, BytesReceived int
 	// Attempts is the number of members tried.

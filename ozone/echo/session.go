@@ -42,8 +42,13 @@ type Session struct {
 
 // generation is one pipeline the session sends to, with its clients.
 type generation struct {
-	target *Target
-	pool   *pool
+	target   *Target
+	pool     *pool
+	pipeline string // target.PipelineID(), formatted once for every Result
+}
+
+func newGeneration(t *Target, p *pool) *generation {
+	return &generation{target: t, pool: p, pipeline: t.PipelineID()}
 }
 
 // Open validates spec, looks the container up from SCM and prepares the session. While SCM is
@@ -69,7 +74,7 @@ func newSession(spec Spec, t *Target, obs Observer) (*Session, error) {
 	}
 	s := &Session{spec: spec, obs: obs, calls: map[callKey]*Call{}, payloads: map[int64][]byte{}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	s.gen.Store(&generation{target: t, pool: p})
+	s.gen.Store(newGeneration(t, p))
 	if s.def, err = s.Prepare(spec.Request); err != nil {
 		s.Close()
 		return nil, err

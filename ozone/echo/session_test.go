@@ -14,8 +14,10 @@ import (
 
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
+	"github.com/dnecho/dnecho/minicluster/scmsim"
 	"github.com/dnecho/dnecho/ozone/scm"
 	"github.com/dnecho/dnecho/ozone/token"
+	"github.com/dnecho/dnecho/proto/hddspb"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -335,5 +337,48 @@ func TestNoReresolveKeepsThePipeline(t *testing.T) {
 	}
 	if sess.Reresolutions() != 0 || len(log.kinds()) != 0 {
 		t.Errorf("re-resolutions %d, events %v; want none", sess.Reresolutions(), log.kinds())
+	}
+}
+
+// A CLOSED container looked up with GetContainerWithPipeline is served on a read pipeline SCM
+// builds for each lookup, with a new id each time: after a move every Result names the pipeline
+// it went to, not the first one.
+func TestResultsNameThePipelineAfterAMove(t *testing.T) {
+	c, _ := startCluster(t, minicluster.Options{})
+	if err := c.SCM().AddContainer(scmsim.Container{ID: 1, State: hddspb.LifeCycleState_CLOSED, PipelineID: c.PipelineID()}); err != nil {
+		t.Fatal(err)
+	}
+	sess, err := Open(context.Background(), Spec{Cluster: Cluster{SCM: c.SCMAddrs()}, ContainerID: 1,
+		Lookup: LookupSingle, ReresolveAfter: 100 * time.Millisecond}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	first := sess.Echo(context.Background(), 0)
+	if !first.OK() || first.Pipeline == "" || first.Pipeline != sess.Target().PipelineID() || first.Pipeline == c.PipelineID() {
+		t.Fatalf("before the move: %+v, session pipeline %s", first, sess.Target().PipelineID())
+	}
+	if err := c.MoveDataNodes(); err != nil {
+		t.Fatal(err)
+	}
+	var r Result
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		if r = sess.Echo(context.Background(), 0); r.OK() {
+			break
+		}
+		if r.Pipeline != first.Pipeline && sess.Reresolutions() == 0 {
+			t.Fatalf("a failed call before any move names pipeline %s, want %s", r.Pipeline, first.Pipeline)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("still failing after 20s: %+v", r)
+		}
+		time.Sleep(5 * time.Millisecond) // pacing the retries, not ordering anything
+	}
+	if r.Pipeline == first.Pipeline || r.Pipeline != sess.Target().PipelineID() {
+		t.Errorf("after the move the call names pipeline %s; first %s, session now %s", r.Pipeline, first.Pipeline, sess.Target().PipelineID())
+	}
+	sess.Close()
+	if closed := sess.Echo(context.Background(), 0); closed.OK() || closed.Pipeline != r.Pipeline {
+		t.Errorf("a call on the closed session: %+v", closed)
 	}
 }
