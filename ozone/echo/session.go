@@ -131,10 +131,18 @@ func datanodeOptions(spec Spec, t *Target) (datanode.Options, error) {
 // ratisOptions are the Raft client options the Spec and the configuration imply: Ozone 2.2.0's
 // retry policy (none with NoRetry), the Deadline as request timeout, host names, and the same
 // TLS as the gRPC path without its test-cert override (docs/ozone-ratis.md#tls).
+//
+// A read that cannot be served is retried (with backoff) for ReresolveAfter and then fails with
+// its last failure, so that reads, like every other call, feed the re-resolution rule; Ratis
+// alone would retry it forever.
 func ratisOptions(spec Spec, t *Target, o datanode.Options) *ratis.Options {
 	ro := &ratis.Options{UseHostname: o.UseHostname, RequestTimeout: spec.Deadline}
-	if spec.NoRetry {
+	switch {
+	case spec.NoRetry:
 		ro.Retry = &ratis.RetryPolicy{NoRetry: true}
+	case !spec.NoReresolve:
+		ro.Retry = ratis.DefaultRetryPolicy()
+		ro.Retry.ReadTimeout = spec.ReresolveAfter
 	}
 	if o.TLS != nil {
 		tls := *o.TLS

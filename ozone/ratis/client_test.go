@@ -265,3 +265,27 @@ func TestClose(t *testing.T) {
 		t.Fatalf("call after Close: %v", err)
 	}
 }
+
+// TestReadOfAnUnreachablePipeline: Ratis retries a read forever without sleeping, a busy loop
+// that never ends once every member is gone. dnecho's policy backs off and gives up on a read
+// older than ReadTimeout with the last failure (UNAVAILABLE), so the session can act on it.
+func TestReadOfAnUnreachablePipeline(t *testing.T) {
+	p := startPipeline(t, raftsim.GroupOptions{}, dns(3)...)
+	c := newClient(t, p.proto, ratis.Options{RequestTimeout: time.Second, Retry: &ratis.RetryPolicy{
+		ReadBackoffBase: 5 * time.Millisecond, ReadBackoffMax: 50 * time.Millisecond, ReadTimeout: 500 * time.Millisecond}})
+	if _, err := echo(t, c, read); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range p.dns {
+		d.Stop()
+	}
+	res, err := echo(t, c, read)
+	if status.Code(err) != codes.Unavailable || res.GRPCCode != codes.Unavailable {
+		t.Fatalf("read of a stopped pipeline: %+v, %v; want UNAVAILABLE", res, err)
+	}
+	// 500 ms of sleeps from 5 ms doubling to 50 ms is about a dozen attempts; without sleeps it
+	// was thousands.
+	if res.RTT < 500*time.Millisecond || res.Attempts > 40 {
+		t.Errorf("gave up after %s and %d attempts, want after 500ms and a few dozen at most", res.RTT, res.Attempts)
+	}
+}

@@ -13,7 +13,11 @@ import (
 // Writes: ResourceUnavailable and timeouts back off exponentially, everything else follows the
 // multilinear list, and no write is retried once older than WriteTimeout. Watches likewise
 // within WatchTimeout, but a timeout is final. Reads have no Ozone policy: Ratis retries them
-// forever without sleeping. A NotLeader that names the leader is retried at once whatever the
+// forever without sleeping, which against a pipeline that cannot be reached is a busy loop that
+// never ends (one read spun 1.3 cores until interrupted). dnecho's default therefore backs reads
+// off (ReadBackoff*) and gives up on one older than ReadTimeout, so that the call ends with its
+// last failure and the echo session can look the container up again; a policy with those fields
+// zero behaves as Ratis does. A NotLeader that names the leader is retried at once whatever the
 // sleep. Counts are per exception class (the n-th NotLeader of this request).
 type RetryPolicy struct {
 	// Multilinear is hdds.ratis.client.multilinear.random.retry.policy: Count attempts sleeping
@@ -25,6 +29,11 @@ type RetryPolicy struct {
 	ExpMaxRetries   int
 	// WriteTimeout and WatchTimeout are hdds.ratis.client.request.{write,watch}.timeout.
 	WriteTimeout, WatchTimeout time.Duration
+	// ReadBackoffBase and ReadBackoffMax (not Java settings): the n-th failure of a read sleeps
+	// min(base·2ⁿ⁻¹, max), randomised; zero: no sleep, as in Ratis.
+	ReadBackoffBase, ReadBackoffMax time.Duration
+	// ReadTimeout (not a Java setting): no read is retried once older; zero: retried forever.
+	ReadTimeout time.Duration
 	// NoRetry fails a request at its first failure (not a Java setting).
 	NoRetry bool
 }
@@ -35,13 +44,15 @@ type Step struct {
 	Count int
 }
 
-// DefaultRetryPolicy is Ozone 2.2.0's (master has shorter budgets; docs/ozone-ratis.md#client-retry-defaults).
+// DefaultRetryPolicy is Ozone 2.2.0's (master has shorter budgets; docs/ozone-ratis.md#client-retry-defaults),
+// with dnecho's bound on reads: backoff from 10 ms to 1 s, and the write timeout as their budget.
 func DefaultRetryPolicy() *RetryPolicy {
 	return &RetryPolicy{
 		Multilinear: []Step{{5 * time.Second, 5}, {10 * time.Second, 5}, {15 * time.Second, 5},
 			{20 * time.Second, 5}, {25 * time.Second, 5}, {60 * time.Second, 10}},
 		ExpBase: 4 * time.Second, ExpMax: 40 * time.Second, ExpMaxRetries: 1<<31 - 1,
 		WriteTimeout: 5 * time.Minute, WatchTimeout: 3 * time.Minute,
+		ReadBackoffBase: 10 * time.Millisecond, ReadBackoffMax: time.Second, ReadTimeout: 5 * time.Minute,
 	}
 }
 
@@ -75,7 +86,10 @@ func (p *RetryPolicy) decide(t reqType, f failure, n int, age time.Duration, rnd
 	}
 	switch t {
 	case typeRead:
-		return 0, true
+		if p.ReadTimeout > 0 && age > p.ReadTimeout {
+			return 0, false
+		}
+		return p.readBackoff(n, rnd), true
 	case typeWrite:
 		if age > p.WriteTimeout {
 			return 0, false
@@ -89,6 +103,18 @@ func (p *RetryPolicy) decide(t reqType, f failure, n int, age time.Duration, rnd
 		return p.exponential(n, rnd)
 	}
 	return p.multilinear(n, rnd)
+}
+
+// readBackoff is the sleep before retrying a read after its n-th failure of one class.
+func (p *RetryPolicy) readBackoff(n int, rnd float64) time.Duration {
+	if p.ReadBackoffBase <= 0 {
+		return 0
+	}
+	d := p.ReadBackoffMax
+	if s := n - 1; s < 62 && p.ReadBackoffBase<<s > 0 && p.ReadBackoffBase<<s < p.ReadBackoffMax {
+		d = p.ReadBackoffBase << s
+	}
+	return randomise(d, rnd)
 }
 
 func (p *RetryPolicy) exponential(n int, rnd float64) (time.Duration, bool) {

@@ -17,7 +17,10 @@ func TestRetryPolicy(t *testing.T) {
 		sleep time.Duration
 		retry bool
 	}{
-		{"read retries forever without sleeping", typeRead, failNotReady, 1000, time.Hour, 0, true},
+		{"read, first failure", typeRead, failIO, 1, 0, 10 * time.Millisecond, true},
+		{"read, 4th LeaderNotReady", typeRead, failNotReady, 4, 0, 80 * time.Millisecond, true},
+		{"read, 1000th failure capped", typeRead, failIO, 1000, 0, time.Second, true},
+		{"read older than 5m", typeRead, failIO, 1, 5*time.Minute + 1, 0, false},
 		{"read gives up on GroupMismatch", typeRead, failFinal, 1, 0, 0, false},
 		{"write, first NotLeader", typeWrite, failNotLeader, 1, 0, 5 * time.Second, true},
 		{"write, 6th LeaderNotReady", typeWrite, failNotReady, 6, 0, 10 * time.Second, true},
@@ -40,6 +43,9 @@ func TestRetryPolicy(t *testing.T) {
 	}
 	if s, _ := p.decide(typeWrite, failNotLeader, 1, 0, 0); s != 2500*time.Millisecond {
 		t.Errorf("lowest random sleep %s", s)
+	}
+	if s, ok := (&RetryPolicy{}).decide(typeRead, failNotReady, 1000, time.Hour, mid); !ok || s != 0 {
+		t.Errorf("without read settings (Ratis): %s %v, want retried forever without sleeping", s, ok)
 	}
 	if _, ok := (&RetryPolicy{NoRetry: true}).decide(typeRead, failNotLeader, 1, 0, 0); ok {
 		t.Error("NoRetry retried")
