@@ -59,6 +59,7 @@ type Aggregator struct {
 	reg       *metrics.Registry
 	builtins  *metrics.Builtins
 	collector *ingest.Collector
+	testTags  *metrics.Tags // of the gauges the aggregator computes (none)
 
 	mu        sync.Mutex
 	hello     *wire.Hello // the first instance's
@@ -88,7 +89,7 @@ func New(o Options) *Aggregator {
 	}
 	reg := metrics.NewRegistry()
 	b := metrics.RegisterBuiltins(reg)
-	return &Aggregator{o: o, log: log, reg: reg, builtins: b,
+	return &Aggregator{o: o, log: log, reg: reg, builtins: b, testTags: metrics.NewTags(nil),
 		collector: ingest.New(ingest.Options{Builtins: b}),
 		changed:   make(chan struct{}), verdict: make(chan struct{})}
 }
@@ -236,6 +237,9 @@ func (a *Aggregator) abort(ctx context.Context, r threshold.Result) {
 
 // conclude makes the final evaluation and the result.
 func (a *Aggregator) conclude() *Result {
+	if _, ok := a.collector.Sink(a.builtins.VUs.Name); !ok {
+		a.pushVUs(true) // some instance never reported its VUs: sum those that did
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	res := &Result{Snapshot: a.collector.Snapshot(), Thresholds: a.ths, Hello: a.hello, Expected: a.expected}

@@ -228,3 +228,26 @@ func TestLostInstance(t *testing.T) {
 		t.Errorf("iterations %v, want the ghost's 7 and the survivor's 2", iters)
 	}
 }
+
+// TestWholeTestVUs: the test's vus and vus_max are the instances' sums (3 VUs over three
+// instances is 3, not the 1 of whichever instance reported last).
+func TestWholeTestVUs(t *testing.T) {
+	addr, wait := startAggregator(t)
+	runInstances(t, `
+import { sleep } from 'k6';
+export const options = { scenarios: { s: { executor: 'constant-vus', vus: 3, duration: '1500ms' } } };
+export default function () { sleep(0.05); }
+`, addr, thirds, false)
+	res := wait()
+	for _, name := range []string{"vus", "vus_max"} {
+		var g *metrics.GaugeSink
+		for _, s := range res.Snapshot.Series {
+			if s.Name == name {
+				g, _ = s.Sink.(*metrics.GaugeSink)
+			}
+		}
+		if g == nil || g.Value != 3 || g.Max != 3 || g.Min != 3 {
+			t.Errorf("%s of the whole test: %+v, want value, min and max 3", name, g)
+		}
+	}
+}

@@ -31,6 +31,11 @@ type instance struct {
 	mu                     sync.Mutex
 	series                 map[uint64]seriesRef
 	elapsedNs, vus, vusMax int64
+	// gauges are the last values of the instance's own vus and vus_max gauges (pushVUs).
+	gauges [2]struct {
+		v  float64
+		ok bool
+	}
 	final                  *wire.Final
 	lost                   error // why the connection ended before Final
 	samples                int64
@@ -197,19 +202,67 @@ func (a *Aggregator) apply(in *instance, st *wire.State) error {
 		if !ok || ref.m.Type != sd.Type {
 			return fmt.Errorf("delta for unknown series %d", sd.ID)
 		}
+		n += sd.Delta.N
+		if g := a.gaugeIndex(ref.m); g >= 0 {
+			if sd.Delta.N > 0 {
+				in.mu.Lock()
+				in.gauges[g].v, in.gauges[g].ok = sd.Delta.Value, true
+				in.mu.Unlock()
+			}
+			continue // one instance's count: the test's is the sum (pushVUs)
+		}
 		a.collector.AddDelta(ref.m, ref.tags, &sd.Delta)
 		if a.o.Samples != nil {
 			if smp := Synthesize(ref.m, ref.tags, &sd.Delta); len(smp) > 0 {
 				a.o.Samples.PushSamples(smp)
 			}
 		}
-		n += sd.Delta.N
 	}
 	in.mu.Lock()
 	in.elapsedNs, in.vus, in.vusMax = int64(st.Elapsed), st.VUs, st.VUsMax
 	in.samples += n
 	in.mu.Unlock()
+	a.pushVUs(false)
 	return nil
+}
+
+// gaugeIndex is m's index in instance.gauges, -1 for other metrics.
+func (a *Aggregator) gaugeIndex(m *metrics.Metric) int {
+	switch m {
+	case a.builtins.VUs:
+		return 0
+	case a.builtins.VUsMax:
+		return 1
+	}
+	return -1
+}
+
+// pushVUs records the whole test's vus and vus_max gauges: the sums of the instances' latest
+// values (an instance that ended keeps its last ones, as a single run's last sample does).
+// Merging the instances' gauges as one series would keep whichever instance reported last. Sums
+// start once every expected instance has reported, so that staggered joins do not show as a
+// dip in the minimum; at the end (force) whatever has been reported counts.
+func (a *Aggregator) pushVUs(force bool) {
+	var sums [2]float64
+	a.mu.Lock()
+	complete := len(a.instances) >= a.expected
+	for _, in := range a.instances {
+		in.mu.Lock()
+		for g := range sums {
+			sums[g] += in.gauges[g].v
+			complete = complete && in.gauges[g].ok
+		}
+		in.mu.Unlock()
+	}
+	a.mu.Unlock()
+	if !complete && !force {
+		return
+	}
+	now := time.Now()
+	a.collector.PushSamples([]metrics.Sample{
+		{Metric: a.builtins.VUs, Time: now, Value: sums[0], Tags: a.testTags},
+		{Metric: a.builtins.VUsMax, Time: now, Value: sums[1], Tags: a.testTags},
+	})
 }
 
 // send writes one JSON frame; failures only mean the instance is gone.
