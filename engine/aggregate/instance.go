@@ -36,9 +36,9 @@ type instance struct {
 		v  float64
 		ok bool
 	}
-	final                  *wire.Final
-	lost                   error // why the connection ended before Final
-	samples                int64
+	final   *wire.Final
+	lost    error // why the connection ended before Final
+	samples int64
 }
 
 type seriesRef struct {
