@@ -99,7 +99,7 @@ func runAggregate(sig *signals, s streams, f *aggregateFlags) error {
 	}
 	o := aggregate.Options{Listener: ln, Interval: f.interval, JoinTimeout: f.joinTimeout, Instances: f.instances, Logger: log}
 	if report != nil {
-		o.Samples = samplesTo{report}
+		o.Samples, o.Thresholds = samplesTo{report}, report.SetThresholds
 	}
 	log.Info("aggregator listening on " + ln.Addr().String())
 	res, err := aggregate.New(o).Run(sig.soft)

@@ -56,6 +56,11 @@ export default function () { check(1, { 'one': (v) => v === 1 }); }`)
 			t.Errorf("%s: %v", f, err)
 		}
 	}
+	// The report's thresholds panel has the whole test's thresholds, the failed one failing.
+	html, _ := os.ReadFile(filepath.Join(dir, "report.html"))
+	if !strings.Contains(string(html), `{"metric":"iterations","source":"count\u003c200","ok":false`) {
+		t.Errorf("report.html has no failing iterations threshold in its thresholds panel")
+	}
 }
 
 // TestAggregateLostInstance: an instance killed during the test is reported lost; the other

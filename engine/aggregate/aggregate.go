@@ -48,7 +48,10 @@ type Options struct {
 	// Samples, when set, receives samples synthesised from the deltas of the metrics the web
 	// dashboard charts (see Synthesize), for one HTML report of the whole test.
 	Samples metrics.Pusher
-	Logger  *slog.Logger
+	// Thresholds, when set, is told the test's thresholds once the first instance brings them
+	// (the report shows their state). It must not block.
+	Thresholds func(*threshold.Set)
+	Logger     *slog.Logger
 }
 
 // Aggregator is one distributed test's judge. Use New, then Run.
@@ -320,6 +323,9 @@ func (a *Aggregator) setup(h *wire.Hello) error {
 			a.collector.TrackSubmetric(sm)
 		}
 		a.ths = set
+		if a.o.Thresholds != nil {
+			a.o.Thresholds(set)
+		}
 	}
 	a.hello = h
 	a.log.Info(fmt.Sprintf("test of %d instances (sequence %s), first instance %s", a.expected, h.Sequence, h.Instance))

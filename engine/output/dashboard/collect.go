@@ -3,6 +3,7 @@ package dashboard
 import (
 	"math"
 	"sort"
+	"sync/atomic"
 	"time"
 
 	"github.com/dnecho/dnecho/engine/metrics"
@@ -25,8 +26,8 @@ const (
 type collector struct {
 	period time.Duration
 	start  time.Time
-	ths    *threshold.Set
-	dnecho bool // a dnecho metric was seen: chart echo calls, not iterations
+	ths    atomic.Pointer[threshold.Set] // nil until known (the aggregator learns them late)
+	dnecho bool                          // a dnecho metric was seen: chart echo calls, not iterations
 
 	open     map[int64]*window // by period index since start
 	next     int64             // index of the oldest period not yet closed
@@ -66,7 +67,9 @@ type Point struct {
 }
 
 func newCollector(period time.Duration, start time.Time, ths *threshold.Set) *collector {
-	return &collector{period: period, start: start, ths: ths, open: map[int64]*window{}, lastTime: start.UnixMilli()}
+	c := &collector{period: period, start: start, open: map[int64]*window{}, lastTime: start.UnixMilli()}
+	c.ths.Store(ths)
+	return c
 }
 
 func (c *collector) window(t time.Time) *window {
@@ -199,12 +202,13 @@ type ThresholdState struct {
 
 // thresholds returns every threshold, or only the failing ones.
 func (c *collector) thresholds(all bool) []ThresholdState {
-	if c.ths == nil {
+	ths := c.ths.Load()
+	if ths == nil {
 		return nil
 	}
 	var out []ThresholdState
-	for _, e := range c.ths.Entries() {
-		for _, o := range c.ths.Outcomes(e.Name) {
+	for _, e := range ths.Entries() {
+		for _, o := range ths.Outcomes(e.Name) {
 			if !all && o.OK {
 				continue
 			}

@@ -26,6 +26,7 @@ import (
 
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/output"
+	"github.com/dnecho/dnecho/engine/threshold"
 )
 
 // Output serves the live dashboard and writes the report.
@@ -63,6 +64,10 @@ func New(p output.Params) (*Output, error) {
 	return o, nil
 }
 
+// SetThresholds gives the page and the report the thresholds to show when they were not known
+// at New (the aggregator learns them from the first instance). Safe at any time.
+func (o *Output) SetThresholds(ths *threshold.Set) { o.col.ths.Store(ths) }
+
 // Description implements output.Output.
 func (o *Output) Description() string { return o.cfg.description() }
 
@@ -74,7 +79,7 @@ func (o *Output) Start() error {
 	if o.cfg.Record != "" {
 		o.log.Warn("web-dashboard: recording events (K6_WEB_DASHBOARD_RECORD) is not supported; use K6_WEB_DASHBOARD_EXPORT for a report")
 	}
-	o.col = newCollector(o.cfg.Period, o.now(), o.col.ths)
+	o.col = newCollector(o.cfg.Period, o.now(), o.col.ths.Load())
 	if o.cfg.Port >= 0 {
 		o.serve()
 	}
