@@ -257,9 +257,10 @@ func (m *member) apply(it applyItem, unhealthy bool) bool {
 		reply.Message = &ratispb.ClientMessageEntryProto{Content: content}
 	}
 	g.appliedLocked(m, e)
+	// Counted before the reply goes out, so that whoever holds the reply sees the apply in Stats.
+	m.applied.Add(1)
 	g.mu.Unlock()
 	m.cache.complete(it.ce, reply)
-	m.applied.Add(1)
 	return true
 }
 
