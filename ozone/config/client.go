@@ -51,6 +51,8 @@ type ClientSettings struct {
 	// OMRetryWait and OMMaxFailovers are the OM client's retry policy.
 	OMRetryWait    time.Duration
 	OMMaxFailovers int
+	// Ratis are the hdds.ratis.* client settings the configuration sets (the Ratis path).
+	Ratis RatisClient
 	// RPCProtection is hadoop.rpc.protection as lower-case QOP names (authentication,
 	// integrity, privacy), in configured order.
 	RPCProtection []string
@@ -101,6 +103,7 @@ func (c *Config) ClientSettings() (ClientSettings, error) {
 	tls := r.bool(KeyGRPCTLSEnabled, false)
 	s.GRPCTLS = s.SecurityEnabled && tls
 	s.RPCProtection = r.protection()
+	s.Ratis = c.ratisClient()
 	s.Warnings = r.warnings
 	if err := errors.Join(r.errs...); err != nil {
 		return ClientSettings{}, err

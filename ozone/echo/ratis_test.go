@@ -3,6 +3,8 @@ package echo
 import (
 	"context"
 	"errors"
+	"reflect"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -10,6 +12,9 @@ import (
 
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/scmsim"
+	"github.com/dnecho/dnecho/ozone/config"
+	"github.com/dnecho/dnecho/ozone/datanode"
+	"github.com/dnecho/dnecho/ozone/ratis"
 	"github.com/dnecho/dnecho/proto/hddspb"
 )
 
@@ -205,5 +210,45 @@ func TestRatisReadsFollowAMove(t *testing.T) {
 	}
 	if failures == 0 || sess.Reresolutions() != 1 {
 		t.Errorf("%d failures, %d re-resolutions; want some and 1 (events %v)", failures, sess.Reresolutions(), log.kinds())
+	}
+}
+
+// The configuration's hdds.ratis.* client keys reach the Raft client; the Spec's deadline and
+// switches win over them.
+func TestRatisOptionsFromConfiguration(t *testing.T) {
+	rc := config.RatisClient{RequestTimeout: 30 * time.Second, MaxOutstanding: 8, WriteTimeout: 70 * time.Second,
+		WatchTimeout: 30 * time.Second, Multilinear: []config.RetryStep{{Sleep: 5 * time.Second, Count: 6}},
+		ExpBaseSleep: time.Second, ExpMaxSleep: 5 * time.Second, ExpMaxRetries: 2}
+	tg := &Target{Settings: config.ClientSettings{Ratis: rc}}
+	spec := Spec{ReresolveAfter: 10 * time.Second}
+	ro := ratisOptions(spec, tg, datanode.Options{})
+	want := &ratis.RetryPolicy{Multilinear: []ratis.Step{{Sleep: 5 * time.Second, Count: 6}},
+		ExpBase: time.Second, ExpMax: 5 * time.Second, ExpMaxRetries: 2, WriteTimeout: 70 * time.Second, WatchTimeout: 30 * time.Second,
+		ReadBackoffBase: ratis.DefaultRetryPolicy().ReadBackoffBase, ReadBackoffMax: ratis.DefaultRetryPolicy().ReadBackoffMax,
+		ReadTimeout: 10 * time.Second}
+	if ro.RequestTimeout != 30*time.Second || ro.MaxOutstanding != 8 || !reflect.DeepEqual(ro.Retry, want) {
+		t.Errorf("options %+v, retry %+v\nwant retry %+v", ro, ro.Retry, want)
+	}
+	if def := ratisOptions(spec, &Target{}, datanode.Options{}); def.RequestTimeout != ratis.DefaultRequestTimeout ||
+		def.Retry.WriteTimeout != ratis.DefaultRetryPolicy().WriteTimeout || def.MaxOutstanding != 0 {
+		t.Errorf("without the keys: %+v %+v", def, def.Retry)
+	}
+	spec.Deadline, spec.NoRetry = 2*time.Second, true
+	if ro := ratisOptions(spec, tg, datanode.Options{}); ro.RequestTimeout != 2*time.Second || !ro.Retry.NoRetry {
+		t.Errorf("deadline and no-retry: %+v %+v", ro, ro.Retry)
+	}
+}
+
+// A Ratis key that cannot be read fails a Ratis session with the key's name, not a gRPC one.
+func TestBadRatisKeyFailsOnlyTheRatisPath(t *testing.T) {
+	c, _ := startCluster(t, minicluster.Options{})
+	cl := Cluster{SCM: c.SCMAddrs(), Overrides: []string{config.KeyRatisWriteTimeout + "=soon"}}
+	if _, err := Open(context.Background(), Spec{Cluster: cl, ContainerID: 1, Transport: TransportRatis}, nil); err == nil ||
+		!strings.Contains(err.Error(), config.KeyRatisWriteTimeout) {
+		t.Errorf("Ratis session with a bad %s: %v", config.KeyRatisWriteTimeout, err)
+	}
+	sess := open(t, Spec{Cluster: cl, ContainerID: 1})
+	if r := sess.Echo(context.Background(), 0); !r.OK() {
+		t.Errorf("gRPC session with the same configuration: %+v", r)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dnecho/dnecho/ozone/config"
 	"github.com/dnecho/dnecho/ozone/datanode"
 	"github.com/dnecho/dnecho/ozone/ratis"
 )
@@ -90,6 +91,9 @@ func newGenerationPool(spec Spec, t *Target) (*pool, error) {
 	}
 	var ro *ratis.Options
 	if spec.Transport == TransportRatis {
+		if err := t.Settings.Ratis.Err; err != nil {
+			return nil, err
+		}
 		ro = ratisOptions(spec, t, o)
 	}
 	p, err := newPool(t, o, ro, spec.Clients)
@@ -129,20 +133,26 @@ func datanodeOptions(spec Spec, t *Target) (datanode.Options, error) {
 }
 
 // ratisOptions are the Raft client options the Spec and the configuration imply: Ozone 2.2.0's
-// retry policy (none with NoRetry), the Deadline as request timeout, host names, and the same
-// TLS as the gRPC path without its test-cert override (docs/ozone-ratis.md#tls).
+// retry policy with the configuration's hdds.ratis.* overrides (none with NoRetry), the Deadline
+// (else the configured request timeout) per attempt, host names, and the same TLS as the gRPC
+// path without its test-cert override (docs/ozone-ratis.md#tls).
 //
 // A read that cannot be served is retried (with backoff) for ReresolveAfter and then fails with
 // its last failure, so that reads, like every other call, feed the re-resolution rule; Ratis
 // alone would retry it forever.
 func ratisOptions(spec Spec, t *Target, o datanode.Options) *ratis.Options {
-	ro := &ratis.Options{UseHostname: o.UseHostname, RequestTimeout: spec.Deadline}
-	switch {
-	case spec.NoRetry:
+	rc := t.Settings.Ratis
+	ro := &ratis.Options{UseHostname: o.UseHostname, RequestTimeout: spec.Deadline, MaxOutstanding: rc.MaxOutstanding}
+	if ro.RequestTimeout == 0 {
+		ro.RequestTimeout = rc.RequestTimeout
+	}
+	if spec.NoRetry {
 		ro.Retry = &ratis.RetryPolicy{NoRetry: true}
-	case !spec.NoReresolve:
-		ro.Retry = ratis.DefaultRetryPolicy()
-		ro.Retry.ReadTimeout = spec.ReresolveAfter
+	} else {
+		ro.Retry = retryPolicy(rc)
+		if !spec.NoReresolve {
+			ro.Retry.ReadTimeout = spec.ReresolveAfter
+		}
 	}
 	if o.TLS != nil {
 		tls := *o.TLS
@@ -153,6 +163,30 @@ func ratisOptions(spec Spec, t *Target, o datanode.Options) *ratis.Options {
 		ro.RequestTimeout = ratis.DefaultRequestTimeout
 	}
 	return ro
+}
+
+// retryPolicy is the default Raft retry policy with what the configuration sets.
+func retryPolicy(rc config.RatisClient) *ratis.RetryPolicy {
+	p := ratis.DefaultRetryPolicy()
+	if rc.Multilinear != nil {
+		p.Multilinear = make([]ratis.Step, len(rc.Multilinear))
+		for i, st := range rc.Multilinear {
+			p.Multilinear[i] = ratis.Step{Sleep: st.Sleep, Count: st.Count}
+		}
+	}
+	set := func(dst *time.Duration, v time.Duration) {
+		if v > 0 {
+			*dst = v
+		}
+	}
+	set(&p.WriteTimeout, rc.WriteTimeout)
+	set(&p.WatchTimeout, rc.WatchTimeout)
+	set(&p.ExpBase, rc.ExpBaseSleep)
+	set(&p.ExpMax, rc.ExpMaxSleep)
+	if rc.ExpMaxRetries > 0 {
+		p.ExpMaxRetries = rc.ExpMaxRetries
+	}
+	return p
 }
 
 // Prepare validates r and encodes it for the session; equal requests share one Call. Over gRPC
