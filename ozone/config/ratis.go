@@ -70,36 +70,29 @@ func (c *Config) ratisClient() RatisClient {
 
 // positiveDuration reads a TIME key (milliseconds without a unit); 0 when unset or empty.
 func (r *settingsReader) positiveDuration(key string) time.Duration {
-	if r.c.GetTrimmed(key, "") == "" {
-		return 0
-	}
-	d, err := r.c.GetDuration(key, 0, time.Millisecond)
-	if err != nil {
-		r.errs = append(r.errs, err)
-		return 0
-	}
-	if d <= 0 {
-		r.errs = append(r.errs, fmt.Errorf("config: %s: %q: want a positive duration", key, r.c.GetTrimmed(key, "")))
-		return 0
-	}
-	return d
+	return positive(r, key, "duration", func() (time.Duration, error) { return r.c.GetDuration(key, 0, time.Millisecond) })
 }
 
 // positiveInt reads a count; 0 when unset or empty.
 func (r *settingsReader) positiveInt(key string) int {
-	if r.c.GetTrimmed(key, "") == "" {
+	return positive(r, key, "whole number", func() (int, error) { return r.c.GetInt(key, 0) })
+}
+
+// positive reads a set key with get and books an error unless it holds a positive what.
+func positive[T int | time.Duration](r *settingsReader, key, what string, get func() (T, error)) T {
+	text := r.c.GetTrimmed(key, "")
+	if text == "" {
 		return 0
 	}
-	n, err := r.c.GetInt(key, 0)
+	v, err := get()
+	if err == nil && v <= 0 {
+		err = fmt.Errorf("config: %s: %q: want a positive %s", key, text, what)
+	}
 	if err != nil {
 		r.errs = append(r.errs, err)
 		return 0
 	}
-	if n <= 0 {
-		r.errs = append(r.errs, fmt.Errorf("config: %s: %q: want a positive whole number", key, r.c.GetTrimmed(key, "")))
-		return 0
-	}
-	return n
+	return v
 }
 
 // ParseMultilinear reads a multilinear random retry policy: comma-separated pairs of a sleep
