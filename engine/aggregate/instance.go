@@ -28,9 +28,9 @@ type instance struct {
 	w      *bufio.Writer
 	wmu    sync.Mutex
 
-	mu                     sync.Mutex
-	series                 map[uint64]seriesRef
-	elapsedNs, vus, vusMax int64
+	mu        sync.Mutex
+	series    map[uint64]seriesRef
+	elapsedNs int64
 	// gauges are the last values of the instance's own vus and vus_max gauges (pushVUs).
 	gauges [2]struct {
 		v  float64
@@ -219,7 +219,7 @@ func (a *Aggregator) apply(in *instance, st *wire.State) error {
 		}
 	}
 	in.mu.Lock()
-	in.elapsedNs, in.vus, in.vusMax = int64(st.Elapsed), st.VUs, st.VUsMax
+	in.elapsedNs = int64(st.Elapsed)
 	in.samples += n
 	in.mu.Unlock()
 	a.pushVUs(false)

@@ -29,21 +29,25 @@ func (c *Call) Echo(ctx context.Context, worker uint64) Result {
 	if g == nil {
 		return failed(ctx, datanode.ErrClosed)
 	}
+	r := c.echo(ctx, g, worker)
+	r.Pipeline = g.pipeline
+	return r
+}
+
+// echo makes the call on generation g.
+func (c *Call) echo(ctx context.Context, g *generation, worker uint64) Result {
 	i := g.pool.index(worker)
 	cl, err := g.pool.client(i)
-	var r Result
-	if err == nil {
-		var p *prepared
-		if p, err = c.prepared(g, i, cl); err == nil {
-			res, err := cl.echo(ctx, p)
-			r = newResult(ctx, res, err)
-			c.s.health.observe(c.s, &r)
-		}
-	}
 	if err != nil {
-		r = failed(ctx, err)
+		return failed(ctx, err)
 	}
-	r.Pipeline = g.pipeline
+	p, err := c.prepared(g, i, cl)
+	if err != nil {
+		return failed(ctx, err)
+	}
+	res, err := cl.echo(ctx, p)
+	r := newResult(ctx, res, err)
+	c.s.health.observe(c.s, &r)
 	return r
 }
 
