@@ -110,22 +110,22 @@ func (p *RetryPolicy) readBackoff(n int, rnd float64) time.Duration {
 	if p.ReadBackoffBase <= 0 {
 		return 0
 	}
-	d := p.ReadBackoffMax
-	if s := n - 1; s < 62 && p.ReadBackoffBase<<s > 0 && p.ReadBackoffBase<<s < p.ReadBackoffMax {
-		d = p.ReadBackoffBase << s
-	}
-	return randomise(d, rnd)
+	return randomise(doubled(p.ReadBackoffBase, p.ReadBackoffMax, n-1), rnd)
 }
 
 func (p *RetryPolicy) exponential(n int, rnd float64) (time.Duration, bool) {
 	if n >= p.ExpMaxRetries {
 		return 0, false
 	}
-	d := p.ExpMax
-	if n < 62 && p.ExpBase<<n > 0 && p.ExpBase<<n < p.ExpMax {
-		d = p.ExpBase << n
+	return randomise(doubled(p.ExpBase, p.ExpMax, n), rnd), true
+}
+
+// doubled is min(base·2ⁿ, max), without overflowing.
+func doubled(base, max time.Duration, n int) time.Duration {
+	if n < 62 && base<<n > 0 && base<<n < max {
+		return base << n
 	}
-	return randomise(d, rnd), true
+	return max
 }
 
 func (p *RetryPolicy) multilinear(n int, rnd float64) (time.Duration, bool) {
