@@ -26,8 +26,8 @@ const (
 type collector struct {
 	period time.Duration
 	start  time.Time
-	ths    atomic.Pointer[threshold.Set] // nil until known (the aggregator learns them late)
-	dnecho bool                          // a dnecho metric was seen: chart echo calls, not iterations
+	ths    *atomic.Pointer[threshold.Set] // the Output's; nil until known (the aggregator learns them late)
+	dnecho bool                           // a dnecho metric was seen: chart echo calls, not iterations
 
 	open     map[int64]*window // by period index since start
 	next     int64             // index of the oldest period not yet closed
@@ -66,10 +66,8 @@ type Point struct {
 	FailingCount int                `json:"thf"`
 }
 
-func newCollector(period time.Duration, start time.Time, ths *threshold.Set) *collector {
-	c := &collector{period: period, start: start, open: map[int64]*window{}, lastTime: start.UnixMilli()}
-	c.ths.Store(ths)
-	return c
+func newCollector(period time.Duration, start time.Time, ths *atomic.Pointer[threshold.Set]) *collector {
+	return &collector{period: period, start: start, ths: ths, open: map[int64]*window{}, lastTime: start.UnixMilli()}
 }
 
 func (c *collector) window(t time.Time) *window {

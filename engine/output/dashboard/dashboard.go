@@ -37,6 +37,7 @@ type Output struct {
 	now     func() time.Time
 
 	col      *collector // owned by the fold goroutine, then by Stop and Finish
+	ths      atomic.Pointer[threshold.Set]
 	received atomic.Int64
 	data     atomic.Value // []byte: the latest published document
 
@@ -57,7 +58,8 @@ func New(p output.Params) (*Output, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	o := &Output{cfg: cfg, log: log, now: time.Now}
-	o.col = newCollector(cfg.Period, time.Now(), p.Thresholds)
+	o.ths.Store(p.Thresholds)
+	o.col = newCollector(cfg.Period, time.Now(), &o.ths)
 	o.data.Store([]byte(`{"points":[]}`))
 	o.batcher = output.NewBatcher(min(time.Second, cfg.Period), o.fold)
 	o.batcher.SetLimit(output.DefaultPendingLimit)
@@ -66,7 +68,7 @@ func New(p output.Params) (*Output, error) {
 
 // SetThresholds gives the page and the report the thresholds to show when they were not known
 // at New (the aggregator learns them from the first instance). Safe at any time.
-func (o *Output) SetThresholds(ths *threshold.Set) { o.col.ths.Store(ths) }
+func (o *Output) SetThresholds(ths *threshold.Set) { o.ths.Store(ths) }
 
 // Description implements output.Output.
 func (o *Output) Description() string { return o.cfg.description() }
@@ -79,7 +81,7 @@ func (o *Output) Start() error {
 	if o.cfg.Record != "" {
 		o.log.Warn("web-dashboard: recording events (K6_WEB_DASHBOARD_RECORD) is not supported; use K6_WEB_DASHBOARD_EXPORT for a report")
 	}
-	o.col = newCollector(o.cfg.Period, o.now(), o.col.ths.Load())
+	o.col = newCollector(o.cfg.Period, o.now(), &o.ths)
 	if o.cfg.Port >= 0 {
 		o.serve()
 	}

@@ -2,10 +2,12 @@ package dashboard
 
 import (
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/dnecho/dnecho/engine/metrics"
+	"github.com/dnecho/dnecho/engine/threshold"
 )
 
 func TestConfig(t *testing.T) {
@@ -26,7 +28,7 @@ func TestCollectorPeriods(t *testing.T) {
 	reg := metrics.NewRegistry()
 	reqs := reg.MustNewMetric(RequestsMetric, metrics.Counter, metrics.Default)
 	start := time.Unix(1000, 0)
-	c := newCollector(time.Second, start, nil)
+	c := newCollector(time.Second, start, new(atomic.Pointer[threshold.Set]))
 	tags := metrics.NewTags(map[string]string{ResultTag: "SUCCESS"})
 	for i := range 30 { // 10 calls per second for 3 s, delivered out of order
 		at := start.Add(time.Duration((i*7)%30) * 100 * time.Millisecond)
