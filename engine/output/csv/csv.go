@@ -105,14 +105,9 @@ func (o *Output) flush(batches [][]metrics.Sample) error {
 	if o.dest == nil {
 		return nil
 	}
-	for _, batch := range batches {
-		for i := range batch {
-			if batch[i].Metric == nil {
-				continue
-			}
-			if err := o.w.Write(o.format(&batch[i])); err != nil {
-				return err
-			}
+	for s := range output.Samples(batches) {
+		if err := o.w.Write(o.format(s)); err != nil {
+			return err
 		}
 	}
 	o.w.Flush()

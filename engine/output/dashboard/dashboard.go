@@ -128,12 +128,8 @@ func (o *Output) AddSamples(batch []metrics.Sample) {
 }
 
 func (o *Output) fold(batches [][]metrics.Sample) error {
-	for _, b := range batches {
-		for i := range b {
-			if b[i].Metric != nil {
-				o.col.add(&b[i])
-			}
-		}
+	for s := range output.Samples(batches) {
+		o.col.add(s)
 	}
 	if o.col.advance(o.now()) {
 		o.publish(false)

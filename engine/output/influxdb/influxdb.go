@@ -159,28 +159,22 @@ func (o *Output) flush(batches [][]metrics.Sample) error {
 	}
 	var body []byte
 	var n, lines, size int64
-	for _, batch := range batches {
-		for i := range batch {
-			s := &batch[i]
-			if s.Metric == nil {
-				continue
-			}
-			if body == nil {
-				body = make([]byte, 0, o.bodySize(queued))
-			}
-			var ok bool
-			if body, ok = o.enc.append(body, s); !ok {
-				o.invalid.Add(1)
-				continue
-			}
-			n++
-			if len(body) >= MaxBodyBytes {
-				lines, size = lines+n, size+int64(len(body))
-				o.sender.Enqueue(sender.Payload{Body: body, Samples: n})
-				body, n = nil, 0
-			}
-			queued--
+	for s := range output.Samples(batches) {
+		if body == nil {
+			body = make([]byte, 0, o.bodySize(queued))
 		}
+		var ok bool
+		if body, ok = o.enc.append(body, s); !ok {
+			o.invalid.Add(1)
+			continue
+		}
+		n++
+		if len(body) >= MaxBodyBytes {
+			lines, size = lines+n, size+int64(len(body))
+			o.sender.Enqueue(sender.Payload{Body: body, Samples: n})
+			body, n = nil, 0
+		}
+		queued--
 	}
 	if n > 0 {
 		lines, size = lines+n, size+int64(len(body))

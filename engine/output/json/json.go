@@ -91,18 +91,12 @@ func (o *Output) flush(batches [][]metrics.Sample) error {
 		return nil // never started: nothing to write to
 	}
 	b := o.buf[:0]
-	for _, batch := range batches {
-		for i := range batch {
-			s := &batch[i]
-			if s.Metric == nil {
-				continue
-			}
-			if !o.seen[s.Metric] {
-				o.seen[s.Metric] = true
-				b = o.appendMetric(b, s.Metric)
-			}
-			b = appendPoint(b, s, o.tagsOf(s.Tags))
+	for s := range output.Samples(batches) {
+		if !o.seen[s.Metric] {
+			o.seen[s.Metric] = true
+			b = o.appendMetric(b, s.Metric)
 		}
+		b = appendPoint(b, s, o.tagsOf(s.Tags))
 	}
 	o.buf = b
 	if _, err := o.dest.Write(b); err != nil {

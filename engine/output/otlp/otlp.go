@@ -148,15 +148,9 @@ func (o *Output) Account() output.Account {
 }
 
 func (o *Output) fold(batches [][]metrics.Sample) error {
-	for _, batch := range batches {
-		for i := range batch {
-			s := &batch[i]
-			if s.Metric == nil {
-				continue
-			}
-			o.series.Get(s.Metric, s.Tags).add(s.Value, uint64(s.Time.UnixNano()))
-			o.folded++
-		}
+	for s := range output.Samples(batches) {
+		o.series.Get(s.Metric, s.Tags).add(s.Value, uint64(s.Time.UnixNano()))
+		o.folded++
 	}
 	if now := o.now(); now.Sub(o.lastExport) >= o.cfg.ExportInterval && len(o.series.All()) > 0 {
 		o.lastExport = now

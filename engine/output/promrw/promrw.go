@@ -132,15 +132,9 @@ func (o *Output) Account() output.Account {
 }
 
 func (o *Output) fold(batches [][]metrics.Sample) error {
-	for _, batch := range batches {
-		for i := range batch {
-			s := &batch[i]
-			if s.Metric == nil {
-				continue
-			}
-			o.series.Get(s.Metric, s.Tags).add(s.Value)
-			o.folded++
-		}
+	for s := range output.Samples(batches) {
+		o.series.Get(s.Metric, s.Tags).add(s.Value)
+		o.folded++
 	}
 	if now := o.now(); now.Sub(o.lastPush) >= o.cfg.PushInterval && len(o.series.All()) > 0 {
 		o.lastPush = now
