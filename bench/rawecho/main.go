@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/bench/floor"
+	"github.com/dnecho/dnecho/internal/heapfloor"
 )
 
 // config is the command line.
@@ -57,7 +58,12 @@ func main() {
 		fmt.Fprintln(os.Stderr, "rawecho: -n and -t must be at least 1")
 		os.Exit(2)
 	}
-	if err := run(c, os.Stdout); err != nil {
+	// The floor runs under the same garbage-collection policy as dnecho, so that the ratios
+	// compare the call paths and not two GC settings.
+	stopFloor := heapfloor.Start(heapfloor.DefaultFloor)
+	err := run(c, os.Stdout)
+	stopFloor()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "rawecho:", err)
 		os.Exit(1)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -43,7 +42,8 @@ reproduce slow followers, the handler queueing of HDDS-11224 and leader changes 
 
 It writes ozone-site.xml (and cluster.json, and ca.pem with --tls) into --conf-dir, so any dnecho
 command can use it with --conf DIR. With TLS an emulated Ozone Manager hands out the CA certificates.
-To leave the machine's CPU to the load tool it runs with GOGC=400 unless GOGC is set.
+Like every dnecho command it leaves the machine's CPU to the load tool by not collecting garbage
+below 64 MiB of heap, unless GOGC is set (see dnecho --help).
 
 Secure clusters: -D (or --site) takes the keys a real SCM and OM read; with
 hadoop.security.authentication=kerberos the SCM and the OM accept only Kerberos (SASL GSSAPI, with the
@@ -116,18 +116,6 @@ func (f *clusterFlags) check() error {
 	return minicluster.CheckContainers(f.opts.Containers)
 }
 
-// emulatorGCPercent is the emulator's GOGC. Its live heap is a few MB, so the default (100)
-// collects every few MB of garbage: thousands of times a second under a load test, CPU taken from
-// the load tool on the same machine. 400 trades some MB of heap for a fraction of those cycles.
-const emulatorGCPercent = 400
-
-// emulatorGC applies emulatorGCPercent unless GOGC is set in the environment.
-func emulatorGC(getenv func(string) string) {
-	if getenv("GOGC") == "" {
-		debug.SetGCPercent(emulatorGCPercent)
-	}
-}
-
 func runCluster(sig *signals, s streams, f *clusterFlags) error {
 	if err := f.check(); err != nil {
 		return withCode(exitUsage, err)
@@ -146,7 +134,6 @@ func runCluster(sig *signals, s streams, f *clusterFlags) error {
 	dir, _ = filepath.Abs(dir)
 	f.opts.Faults = f.faults
 	f.opts.Leader = f.leader - 1
-	emulatorGC(os.Getenv)
 	c, err := minicluster.Start(f.opts)
 	if err != nil {
 		return withCode(exitcode.Failure, fmt.Errorf("start the mini cluster: %w", err))

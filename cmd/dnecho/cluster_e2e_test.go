@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"syscall"
 	"testing"
@@ -115,19 +114,5 @@ func TestClusterBadFlags(t *testing.T) {
 			}
 			mustContain(t, r, tc.want)
 		})
-	}
-}
-
-// The emulator collects less often than Go's default unless the user chose GOGC.
-func TestEmulatorGC(t *testing.T) {
-	prev := debug.SetGCPercent(100)
-	defer debug.SetGCPercent(prev)
-	emulatorGC(func(string) string { return "50" })
-	if got := debug.SetGCPercent(100); got != 100 {
-		t.Errorf("with GOGC=50 in the environment the percent became %d, want it left alone", got)
-	}
-	emulatorGC(func(string) string { return "" })
-	if got := debug.SetGCPercent(100); got != emulatorGCPercent {
-		t.Errorf("without GOGC the percent is %d, want %d", got, emulatorGCPercent)
 	}
 }
