@@ -18,9 +18,9 @@ import (
 	"sync"
 )
 
-// DefaultFloor is the heap size below which dnecho's commands do not collect: 64 MiB of heap
-// (RSS ≈ 70–80 MB) instead of ≈ 10 MB at GOGC=100, for a third to a fifth of the collections a
-// small client made before.
+// DefaultFloor is the heap size below which dnecho's commands do not collect: 64 MiB instead of
+// ≈ 10 MB at GOGC=100, for a few collections a second at most where a small client made hundreds
+// (4 instead of 165 for ~100 MB of garbage, cmd/dnecho TestHeapFloor).
 const DefaultFloor = 64 << 20
 
 const (
@@ -44,7 +44,9 @@ func Percent(floor, live uint64) int {
 	case live >= floor:
 		return basePercent
 	}
-	// The runtime's heap goal is live × (1 + percent/100).
+	// The runtime's heap goal is live + (live + stacks + globals) × percent/100, recomputed by
+	// debug.SetGCPercent from the last marked heap (Go: src/runtime/mgcpacer.go,
+	// gcControllerState.commit); the stacks and globals of a client are small beside its heap.
 	p := (floor - live) * 100 / live
 	return int(min(max(p, basePercent), maxPercent))
 }
