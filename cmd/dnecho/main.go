@@ -146,7 +146,8 @@ func newRootCommand(sig *signals, s streams) *cobra.Command {
 Point dnecho at a cluster with --conf DIR (or OZONE_CONF_DIR) holding ozone-site.xml, or --scm host:port.
 
 Garbage collection: dnecho does not collect while its heap is under 64 MiB (a client's live heap is
-a few MB, and collecting it every few MB cost 10-20% of its CPU). Above that it collects as Go does
+a few MB, and collecting it every few MB cost 10-20% of its CPU), or under a quarter of its memory
+limit (GOMEMLIMIT or the container's cgroup limit) if that is less. Above that it collects as Go does
 by default. Setting GOGC (e.g. GOGC=100) turns this off and leaves the collector to you.`,
 		Version:       version,
 		SilenceUsage:  true,

@@ -51,12 +51,13 @@ func Percent(floor, live uint64) int {
 	return int(min(max(p, basePercent), maxPercent))
 }
 
-// Start keeps the heap goal at floor bytes or more until the returned stop is called, unless the
-// GOGC environment variable is set (then whoever set it decides, and Start does nothing). It
-// adjusts the GC percent after every collection. Only a command's main should call it: the GC
+// Start keeps the heap goal at floor bytes or more (at most a quarter of the process's memory
+// limit, see Fit) until the returned stop is called, unless the GOGC environment variable is set
+// (then whoever set it decides, and Start does nothing). It adjusts the GC percent after every
+// collection. Only a command's main should call it: the GC
 // percent belongs to the whole process.
 func Start(floor uint64) (stop func()) {
-	c := newController(floor, os.Getenv, nil)
+	c := newController(Fit(floor), os.Getenv, nil)
 	if c == nil {
 		return func() {}
 	}

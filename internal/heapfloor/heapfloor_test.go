@@ -1,6 +1,7 @@
 package heapfloor
 
 import (
+	"math"
 	"runtime"
 	"runtime/debug"
 	"testing"
@@ -117,4 +118,40 @@ func TestFollowsTheLiveHeap(t *testing.T) {
 		t.Errorf("percent %d after stop and two collections, want 700 left alone", got)
 	}
 	debug.SetGCPercent(basePercent)
+}
+
+func TestFit(t *testing.T) {
+	const mib = 1 << 20
+	none := uint64(math.MaxUint64)
+	for _, tc := range []struct {
+		name   string
+		limits []uint64
+		want   uint64
+	}{
+		{"no limit", []uint64{none, none}, 64 * mib},
+		{"a large container", []uint64{none, 4096 * mib}, 64 * mib},
+		{"a 128 MiB pod", []uint64{none, 128 * mib}, 32 * mib},
+		{"GOMEMLIMIT below the cgroup", []uint64{100 * mib, 1024 * mib}, 25 * mib},
+		{"a zero reading is no limit", []uint64{0}, 64 * mib},
+	} {
+		if got := fit(64*mib, tc.limits...); got != tc.want {
+			t.Errorf("%s: fit = %d MiB, want %d MiB", tc.name, got/mib, tc.want/mib)
+		}
+	}
+	for in, want := range map[string]uint64{
+		"max\n":                 none,
+		"9223372036854771712\n": none, // cgroup v1 without a limit
+		"134217728\n":           128 * mib,
+		"garbage":               none,
+	} {
+		if got := parseLimit(in); got != want {
+			t.Errorf("parseLimit(%q) = %d, want %d", in, got, want)
+		}
+	}
+	base := Fit(64 * mib) // this machine's cgroup may set a limit of its own
+	prev := debug.SetMemoryLimit(200 * mib)
+	defer debug.SetMemoryLimit(prev)
+	if got, want := Fit(64*mib), min(base, 50*mib); got != want {
+		t.Errorf("with GOMEMLIMIT=200MiB Fit = %d MiB, want %d", got/mib, want/mib)
+	}
 }
