@@ -31,6 +31,8 @@ const (
 	// collection), so a live heap that jumped meanwhile (a large SharedArray, say) can overshoot
 	// the floor by this factor at most once.
 	maxPercent = 2000
+	// heapMinimum is the runtime's heap goal at GOGC=100 before its first collection.
+	heapMinimum = 4 << 20
 	// liveMetric is the heap the last collection marked live.
 	liveMetric = "/gc/heap/live:bytes"
 )
@@ -39,8 +41,10 @@ const (
 // of live bytes: never below the runtime's default, never above maxPercent.
 func Percent(floor, live uint64) int {
 	switch {
-	case live == 0: // no collection yet
-		return maxPercent
+	case live == 0:
+		// No collection yet: the goal is the runtime's minimum heap, 4 MiB × percent/100
+		// (mgcpacer.go, defaultHeapMinimum).
+		return int(min(max(floor*100/heapMinimum, basePercent), maxPercent))
 	case live >= floor:
 		return basePercent
 	}
@@ -54,8 +58,7 @@ func Percent(floor, live uint64) int {
 // Start keeps the heap goal at floor bytes or more (at most a quarter of the process's memory
 // limit, see Fit) until the returned stop is called, unless the GOGC environment variable is set
 // (then whoever set it decides, and Start does nothing). It adjusts the GC percent after every
-// collection. Only a command's main should call it: the GC
-// percent belongs to the whole process.
+// collection. Only a command's main should call it: the GC percent belongs to the whole process.
 func Start(floor uint64) (stop func()) {
 	c := newController(Fit(floor), os.Getenv, nil)
 	if c == nil {

@@ -14,7 +14,9 @@ func TestPercent(t *testing.T) {
 		floor, live uint64
 		want        int
 	}{
-		{64 * mib, 0, maxPercent},           // before the first collection
+		{64 * mib, 0, 1600},                 // before the first collection: 4 MiB × 16
+		{16 * mib, 0, 400},                  // the same under a 64 MiB limit
+		{1024 * mib, 0, maxPercent},         // capped
 		{64 * mib, 1 * mib, maxPercent},     // 6300% capped
 		{64 * mib, 4 * mib, 1500},           // goal 4 × 16 = 64 MiB
 		{64 * mib, 16 * mib, 300},           // goal 64 MiB
