@@ -38,7 +38,7 @@ func main() {
 	flag.IntVar(&c.reps, "reps", 5, "interleaved rounds; figures are medians over the rounds")
 	flag.StringVar(&threads, "threads", "1,32", "thread counts (empty: memory figures only)")
 	flag.StringVar(&modes, "modes", "new,reuse", "stream modes: new, reuse or both")
-	flag.StringVar(&c.gogc, "gogc", "", "GOGC for every tool (empty: inherited); keeps runtime settings equal when comparing a GC change")
+	flag.StringVar(&c.gogc, "gogc", "", "GOGC for every tool (empty: inherited; set, it also turns off the heap floor of dnecho and rawecho); keeps runtime settings equal when comparing a GC change")
 	flag.StringVar(&c.profileDir, "profile", "", "after each row's rounds, write one CPU profile per tool into this directory")
 	ratisN := flag.Int("ratis-n", 20000, "calls per run of the Ratis rows (0: skip them)")
 	flag.Parse()
