@@ -179,35 +179,8 @@ func TestRatisHandlerQueueing(t *testing.T) {
 // forever, so the session looks the container up again and follows them.
 func TestRatisReadsFollowAMove(t *testing.T) {
 	c, _ := startCluster(t, minicluster.Options{})
-	var log eventLog
-	sess, err := Open(context.Background(), Spec{Cluster: Cluster{SCM: c.SCMAddrs()}, ContainerID: 1, Transport: TransportRatis,
-		Request: Request{ReadOnly: true}, ReresolveAfter: 200 * time.Millisecond}, log.observe)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sess.Close()
-	if r := sess.Echo(context.Background(), 0); !r.OK() {
-		t.Fatalf("before the move: %+v", r)
-	}
-	if err := c.MoveDataNodes(); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	failures := 0
-	for {
-		r := sess.Echo(ctx, 0)
-		if r.OK() {
-			break
-		}
-		if r.Interrupted {
-			t.Fatalf("still failing after 20s (%d failures, events %v)", failures, log.kinds())
-		}
-		if r.Label != "UNAVAILABLE" {
-			t.Fatalf("failure %+v, want UNAVAILABLE", r)
-		}
-		failures++
-	}
+	sess, log, failures := echoThroughMove(t, c, Spec{ContainerID: 1, Transport: TransportRatis,
+		Request: Request{ReadOnly: true}, ReresolveAfter: 200 * time.Millisecond})
 	if failures == 0 || sess.Reresolutions() != 1 {
 		t.Errorf("%d failures, %d re-resolutions; want some and 1 (events %v)", failures, sess.Reresolutions(), log.kinds())
 	}

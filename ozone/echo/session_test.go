@@ -270,40 +270,51 @@ func (l *eventLog) kinds() []EventKind {
 	return out
 }
 
+// echoThroughMove opens a session on c with spec (its cluster set to c's SCMs), makes one call,
+// moves c's DataNodes to new ports and calls until a call succeeds again. Every failure on the way
+// must be UNAVAILABLE, and the calls must succeed again within 20 s (the context also bounds a call
+// that would never give up). It returns the session, its events and the failures.
+func echoThroughMove(t *testing.T, c *minicluster.Cluster, spec Spec) (*Session, *eventLog, int) {
+	t.Helper()
+	log := &eventLog{}
+	spec.Cluster = Cluster{SCM: c.SCMAddrs()}
+	sess, err := Open(context.Background(), spec, log.observe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sess.Close() })
+	if r := sess.Echo(context.Background(), 0); !r.OK() {
+		t.Fatalf("before the move: %+v", r)
+	}
+	if err := c.MoveDataNodes(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	failures := 0
+	for {
+		r := sess.Echo(ctx, 0)
+		if r.OK() {
+			return sess, log, failures
+		}
+		if r.Interrupted || ctx.Err() != nil {
+			t.Fatalf("still failing after 20s (%d failures); events %v", failures, log.kinds())
+		}
+		if r.Label != "UNAVAILABLE" {
+			t.Fatalf("failure %+v, want UNAVAILABLE", r)
+		}
+		failures++
+		time.Sleep(5 * time.Millisecond) // pacing the retries, not ordering anything
+	}
+}
+
 // DataNodes restarted on new ports: calls fail with UNAVAILABLE until the session, after
 // ReresolveAfter of nothing else, asks SCM again and moves to the new addresses.
 func TestReresolveAfterDataNodesMove(t *testing.T) {
 	for _, stream := range []Stream{StreamNew, StreamReuse} {
 		t.Run(string(stream), func(t *testing.T) {
 			c, _ := startCluster(t, minicluster.Options{})
-			var log eventLog
-			sess, err := Open(context.Background(), Spec{Cluster: Cluster{SCM: c.SCMAddrs()}, ContainerID: 1,
-				Stream: stream, ReresolveAfter: 100 * time.Millisecond}, log.observe)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer sess.Close()
-			if r := sess.Echo(context.Background(), 0); !r.OK() {
-				t.Fatalf("before the move: %+v", r)
-			}
-			if err := c.MoveDataNodes(); err != nil {
-				t.Fatal(err)
-			}
-			failures := 0
-			for deadline := time.Now().Add(20 * time.Second); ; {
-				r := sess.Echo(context.Background(), 0)
-				if r.OK() {
-					break
-				}
-				if r.Label != "UNAVAILABLE" {
-					t.Fatalf("failure %+v, want UNAVAILABLE", r)
-				}
-				failures++
-				if time.Now().After(deadline) {
-					t.Fatalf("still failing after 20s (%d failures); events %v", failures, log.kinds())
-				}
-				time.Sleep(5 * time.Millisecond) // pacing the retries, not ordering anything
-			}
+			sess, log, failures := echoThroughMove(t, c, Spec{ContainerID: 1, Stream: stream, ReresolveAfter: 100 * time.Millisecond})
 			if failures == 0 || sess.Reresolutions() != 1 {
 				t.Errorf("%d failures, %d re-resolutions; want some and 1", failures, sess.Reresolutions())
 			}
