@@ -47,9 +47,9 @@ func NewAcceptor(keytabPath, principal string) (*Acceptor, error) {
 	if !ok || name == "" || realm == "" {
 		return nil, fmt.Errorf("kerberos: acceptor principal %q: want service/host@REALM", principal)
 	}
-	kt, err := keytab.Load(keytabPath)
+	kt, err := loadKeytab(keytabPath)
 	if err != nil {
-		return nil, fmt.Errorf("kerberos: keytab %s: %w", keytabPath, err)
+		return nil, err
 	}
 	a := newAcceptor(kt, name, realm)
 	for _, e := range kt.Entries {

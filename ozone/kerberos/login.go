@@ -1,8 +1,10 @@
 package kerberos
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 	"time"
@@ -59,8 +61,12 @@ type Credentials struct {
 	source string // "keytab <path>" or "ticket cache <path>", for messages
 }
 
-// Login logs in as o says.
-func Login(o LoginOptions) (*Credentials, error) {
+// Login logs in as o says; it is LoginContext with a context that never ends.
+func Login(o LoginOptions) (*Credentials, error) { return LoginContext(context.Background(), o) }
+
+// LoginContext logs in as o says. A keytab login, an exchange with the KDC, gives up when ctx
+// ends and returns an error wrapping ctx's cause (context.Canceled after Ctrl-C).
+func LoginContext(ctx context.Context, o LoginOptions) (*Credentials, error) {
 	getenv := o.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
@@ -70,7 +76,7 @@ func Login(o LoginOptions) (*Credentials, error) {
 		return nil, err
 	}
 	if o.Keytab != "" {
-		return loginKeytab(o, cfg)
+		return loginKeytab(ctx, o, cfg)
 	}
 	return loginCCache(o, cfg, getenv)
 }
@@ -84,31 +90,71 @@ func loadConfig(path string, getenv func(string) string) (*config.Config, error)
 	}
 	// MIT accepts a colon-separated list; the first file is the main one.
 	path, _, _ = strings.Cut(path, ":")
-	cfg, err := config.Load(path)
+	hint := "set " + ConfigEnv + " to the krb5.conf of the realm"
+	b, err := readFile("configuration", path, hint)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := parseConfig(b)
 	if err != nil {
 		var uerr config.UnsupportedDirective
 		if !errors.As(err, &uerr) { // gokrb5 refuses a few directives it does not know; the rest loaded
-			return nil, fmt.Errorf("kerberos: configuration %s (set %s): %w", path, ConfigEnv, err)
+			return nil, &FileError{Kind: "configuration", Path: path, Problem: firstLine(err.Error()), Hint: hint}
 		}
 	}
 	return cfg, nil
 }
 
-func loginKeytab(o LoginOptions, cfg *config.Config) (*Credentials, error) {
+// parseConfig parses krb5.conf text (FuzzCredentialFiles feeds it arbitrary bytes).
+func parseConfig(b []byte) (*config.Config, error) { return config.NewFromString(string(b)) }
+
+// firstLine is s up to its first line break.
+func firstLine(s string) string {
+	first, _, _ := strings.Cut(s, "\n")
+	return first
+}
+
+func loginKeytab(ctx context.Context, o LoginOptions, cfg *config.Config) (*Credentials, error) {
 	if o.Principal == "" {
 		return nil, fmt.Errorf("kerberos: a keytab (%s) needs the principal to log in as", o.Keytab)
 	}
-	kt, err := keytab.Load(o.Keytab)
+	kt, err := loadKeytab(o.Keytab)
 	if err != nil {
-		return nil, fmt.Errorf("kerberos: keytab %s: %w", o.Keytab, err)
+		return nil, err
 	}
 	user, realm := splitRealm(o.Principal, cfg.LibDefaults.DefaultRealm)
+	if !hasKeyFor(kt, user, realm) {
+		return nil, fmt.Errorf("%w as %s@%s: keytab %s holds no key for that principal (klist -k %s lists its keys)", ErrLogin, user, realm, o.Keytab, o.Keytab)
+	}
 	cl := client.NewWithKeytab(user, realm, kt, cfg, client.DisablePAFXFAST(true))
-	if err := cl.Login(); err != nil {
-		cl.Destroy()
+	if err := loginUntil(ctx, cl); err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("kerberos: login as %s@%s with keytab %s: %w", user, realm, o.Keytab, context.Cause(ctx))
+		}
 		return nil, fmt.Errorf("%w as %s@%s with keytab %s: %s", ErrLogin, user, realm, o.Keytab, kdcText(err))
 	}
 	return &Credentials{cl: cl, source: "keytab " + o.Keytab}, nil
+}
+
+// loginUntil runs gokrb5's login, which cannot be cancelled, until it ends or ctx does. After
+// ctx ends, a goroutine waits for the exchange (bounded by gokrb5's KDC timeouts) and releases the
+// client; the caller has its answer at once.
+func loginUntil(ctx context.Context, cl *client.Client) error {
+	done := make(chan error, 1)
+	go func() { done <- cl.Login() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			cl.Destroy()
+		}
+		return err
+	case <-ctx.Done():
+		go func() {
+			<-done
+			cl.Destroy()
+		}()
+		return ctx.Err()
+	}
 }
 
 func loginCCache(o LoginOptions, cfg *config.Config, getenv func(string) string) (*Credentials, error) {
@@ -125,16 +171,20 @@ func loginCCache(o LoginOptions, cfg *config.Config, getenv func(string) string)
 		}
 		path = rest
 	}
-	if _, err := os.Stat(path); err != nil {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w: no ticket cache at %s: run kinit, or give a principal and a keytab", ErrNoTicket, path)
 	}
-	cc, err := credentials.LoadCCache(path)
+	cc, err := loadCCache(path)
 	if err != nil {
-		return nil, fmt.Errorf("kerberos: ticket cache %s: %w", path, err)
+		return nil, err
 	}
-	cl, err := client.NewFromCCache(cc, cfg, client.DisablePAFXFAST(true))
+	if !hasTGT(cc) {
+		return nil, fmt.Errorf("%w in %s (no ticket-granting ticket for %s): run kinit", ErrNoTicket, path, cc.DefaultPrincipal.Realm)
+	}
+	cl, err := newFromCCache(cc, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("%w in %s (%v): run kinit", ErrNoTicket, path, err)
+		// gokrb5's text is left out: it may quote the ticket's bytes.
+		return nil, &FileError{Kind: "ticket cache", Path: path, Problem: "a ticket in it does not decode", Hint: ccacheHint}
 	}
 	c := &Credentials{cl: cl, source: "ticket cache " + path}
 	if o.Principal != "" {
@@ -149,6 +199,11 @@ func loginCCache(o LoginOptions, cfg *config.Config, getenv func(string) string)
 	return c, nil
 }
 
+// newFromCCache is a client with the cache's tickets.
+func newFromCCache(cc *credentials.CCache, cfg *config.Config) (*client.Client, error) {
+	return client.NewFromCCache(cc, cfg, client.DisablePAFXFAST(true))
+}
+
 // tgtEnd is the end time of the cache's ticket-granting ticket for its own realm.
 func tgtEnd(cc *credentials.CCache) time.Time {
 	realm := cc.DefaultPrincipal.Realm
@@ -159,6 +214,16 @@ func tgtEnd(cc *credentials.CCache) time.Time {
 		}
 	}
 	return time.Time{}
+}
+
+// hasKeyFor reports whether kt holds a key for user@realm.
+func hasKeyFor(kt *keytab.Keytab, user, realm string) bool {
+	for _, e := range kt.Entries {
+		if e.Principal.Realm == realm && strings.Join(e.Principal.Components, "/") == user {
+			return true
+		}
+	}
+	return false
 }
 
 // splitRealm splits "user@REALM"; a principal without a realm is in the default realm.
@@ -208,7 +273,11 @@ func kdcText(err error) string {
 	if i := strings.LastIndex(s, "KRB Error: "); i >= 0 {
 		return s[i:]
 	}
-	if strings.Contains(s, "networking_error") || strings.Contains(s, "connection refused") || strings.Contains(s, "no KDC") {
+	unreachable := strings.Contains(s, "networking_error") || strings.Contains(s, "connection refused") || strings.Contains(s, "no KDC")
+	if i := strings.LastIndex(s, " < "); i >= 0 { // gokrb5's "[Root cause: …] outer < … < inner"
+		s = s[i+3:]
+	}
+	if unreachable {
 		return "cannot reach the KDC: " + s
 	}
 	return s
