@@ -26,6 +26,11 @@ import (
 // it for every runner without touching their arguments.
 const envAggregator = "DNECHO_AGGREGATOR"
 
+// envAggregatorToken is the secret shared by the aggregator and its instances (on Kubernetes, a
+// Secret both pods read): with it, the aggregator reads nothing else from a connection before
+// the token is checked.
+const envAggregatorToken = "DNECHO_AGGREGATOR_TOKEN"
+
 // aggregateFlags are the command line of `dnecho aggregate`.
 type aggregateFlags struct {
 	listen                     string
@@ -40,7 +45,7 @@ type aggregateFlags struct {
 func newAggregateCommand(sig *signals, s streams) *cobra.Command {
 	f := &aggregateFlags{}
 	cmd := &cobra.Command{
-		Use:   "aggregate --listen HOST:PORT",
+		Use:   "aggregate [--listen HOST:PORT]",
 		Short: "Judge a distributed test as one: merge its instances' results and evaluate the thresholds",
 		Long: `Listen for the instances of a distributed test ('dnecho run --aggregator HOST:PORT' or
 ` + envAggregator + `=HOST:PORT, one execution segment each, e.g. the runner pods of a k6-operator TestRun),
@@ -57,15 +62,19 @@ merge what they measure as it comes in, and judge the whole test as one:
 The number of instances is that of the segments in their --execution-segment-sequence
 (1 without one); --instances overrides it.
 
+Only instances that present the token in ` + envAggregatorToken + ` are admitted when it is set (set the
+same value on both sides, e.g. from one Kubernetes Secret); without it, anyone who reaches
+--listen can join the test, so the default listens on the loopback interface only.
+
 Exit codes: 0 success, 99 thresholds crossed on the whole test, an instance's own code when it
 failed otherwise (103, 105, 107, ...), 105 interrupted, 255 an instance was lost.`,
-		Example: `  dnecho aggregate --listen 0.0.0.0:6566 --report report.html
+		Example: `  dnecho aggregate --report report.html
   dnecho run --aggregator 127.0.0.1:6566 --execution-segment 0:1/2 --execution-segment-sequence 0,1/2,1 test.js`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runAggregate(sig, s, f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.listen, "listen", "", "address the instances connect to, host:port (required)")
+	fl.StringVar(&f.listen, "listen", defaultAggregateListen, "address the instances connect to, host:port; another interface than loopback needs "+envAggregatorToken)
 	fl.IntVar(&f.instances, "instances", 0, "instances to expect (default: the segments of their sequence)")
 	fl.DurationVar(&f.interval, "threshold-interval", aggregate.DefaultInterval, "how often thresholds are evaluated during the test")
 	fl.DurationVar(&f.joinTimeout, "join-timeout", aggregate.DefaultJoinTimeout, "how long instances may take to join after the first")
@@ -74,7 +83,6 @@ failed otherwise (103, 105, 107, ...), 105 interrupted, 255 an instance was lost
 	fl.StringVar(&f.report, "report", "", "write the whole test's HTML report to FILE")
 	fl.StringVar(&f.summaryMode, "summary-mode", "compact", "end-of-test summary: compact, full or disabled")
 	fl.BoolVar(&f.noColor, "no-color", false, "no ANSI colours")
-	_ = cmd.MarkFlagRequired("listen")
 	return cmd
 }
 
@@ -101,6 +109,10 @@ func runAggregate(sig *signals, s streams, f *aggregateFlags) error {
 	if report != nil {
 		o.Samples, o.Thresholds = samplesTo{report}, report.SetThresholds
 	}
+	o.Token = environ()[envAggregatorToken]
+	if o.Token == "" && !isLoopback(ln.Addr()) {
+		log.Warn(fmt.Sprintf("%s is unset: anyone who reaches %s can join the test and sway its verdict", envAggregatorToken, ln.Addr()))
+	}
 	log.Info("aggregator listening on " + ln.Addr().String())
 	res, err := aggregate.New(o).Run(sig.soft)
 	if err != nil {
@@ -119,6 +131,16 @@ func runAggregate(sig *signals, s streams, f *aggregateFlags) error {
 		return withCode(code, verdictError(res))
 	}
 	return nil
+}
+
+// defaultAggregateListen is the loopback interface: listening elsewhere is a choice, to be made
+// with a token.
+const defaultAggregateListen = "127.0.0.1:6566"
+
+// isLoopback says whether a listener's address is reachable from this host only.
+func isLoopback(a net.Addr) bool {
+	tcp, ok := a.(*net.TCPAddr)
+	return ok && tcp.IP.IsLoopback()
 }
 
 // samplesTo feeds the report's output with the aggregator's synthesised samples.

@@ -93,3 +93,61 @@ export default function () { if (exec.scenario.iterationInTest === 0) console.lo
 	}
 	mustContain(t, res, "was lost after", "LOST:", "INSTANCES (2 of 2)")
 }
+
+// TestAggregatorLateWithToken: the runners start paused long before the aggregator (a pod
+// scheduled later), with a limit far shorter than that wait: while paused they keep trying,
+// then present the shared token; a runner with another token is refused.
+func TestAggregatorLateWithToken(t *testing.T) {
+	t.Parallel()
+	addr := freeAddr(t)
+	script := writeRunScript(t, "test.js", `
+export const options = { scenarios: { s: { executor: 'shared-iterations', vus: 2, iterations: 20 } }, thresholds: { iterations: ['count==20'] } };
+export default function () {}`)
+	token := []string{"DNECHO_AGGREGATOR_TOKEN=s3cret", "DNECHO_AGGREGATOR_TIMEOUT=10ms"}
+	ips := []string{"127.0.0.22", "127.0.0.23"}
+	var runs []*liveRun
+	for i := 1; i <= 2; i++ {
+		runs = append(runs, startK6(t, token, operatorArgs(i, 2, []string{"--aggregator", addr}, script, ips[i-1], "late")...))
+	}
+	for i, r := range runs {
+		r.waitFor(t, "not reachable yet")
+		waitReady(t, r, ips[i])
+	}
+	agg := startBinary(t, binPath, []string{"DNECHO_AGGREGATOR_TOKEN=s3cret"}, "aggregate", "--listen", addr)
+	agg.waitFor(t, "aggregator listening")
+	intruder := startBinary(t, binPath, []string{"DNECHO_AGGREGATOR_TOKEN=guess"}, "run", "-q", "--aggregator", addr,
+		"--execution-segment", "0:1/2", "--execution-segment-sequence", "0,1/2,1", script)
+	if res := intruder.wait(t); !strings.Contains(res.all(), "wrong token") {
+		t.Errorf("intruder: exit %d, not refused for its token\n%s", res.code, res.all())
+	}
+	startRunners(t, ips)
+	for i, r := range runs {
+		if res := r.wait(t); res.code != 0 {
+			t.Errorf("runner %d: exit %d\n%s", i+1, res.code, res.all())
+		}
+	}
+	res := agg.wait(t)
+	if res.code != 0 {
+		t.Fatalf("aggregator: exit %d\n%s", res.code, res.all())
+	}
+	mustContain(t, res, "INSTANCES (2 of 2)", "wrong token")
+}
+
+// TestAggregatorSettingsRefused: a bad limit is one line naming it, exit 104.
+func TestAggregatorSettingsRefused(t *testing.T) {
+	t.Parallel()
+	script := writeRunScript(t, "test.js", `export default function () {}`)
+	for _, tc := range []struct {
+		env  []string
+		args []string
+		want string
+	}{
+		{[]string{"DNECHO_AGGREGATOR_TIMEOUT=soon"}, nil, `DNECHO_AGGREGATOR_TIMEOUT="soon"`},
+		{nil, []string{"--aggregator-timeout", "0s"}, "--aggregator-timeout"},
+	} {
+		res := dnechoEnv(t, tc.env, append(append([]string{"run", "-q", "--aggregator", "127.0.0.1:1"}, tc.args...), script)...)
+		if res.code != 104 || !strings.Contains(res.stderr, tc.want) {
+			t.Errorf("%v %v: exit %d, want 104 naming %s\n%s", tc.env, tc.args, res.code, tc.want, res.all())
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"strconv"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -19,8 +20,9 @@ import (
 
 // Environment forms of the distributed-run flags (k6's names where k6 has the flag).
 const (
-	envAddress = "K6_ADDRESS"
-	envLinger  = "K6_LINGER"
+	envAddress           = "K6_ADDRESS"
+	envLinger            = "K6_LINGER"
+	envAggregatorTimeout = "DNECHO_AGGREGATOR_TIMEOUT"
 )
 
 // distFlags are the flags of `dnecho run` for runs split between instances: k6's REST API
@@ -30,6 +32,8 @@ type distFlags struct {
 	address        string
 	paused, linger bool
 	aggregator     string
+	aggTimeout     time.Duration
+	token          string // DNECHO_AGGREGATOR_TOKEN
 }
 
 func (d *distFlags) add(fl *pflag.FlagSet) {
@@ -40,7 +44,25 @@ func (d *distFlags) add(fl *pflag.FlagSet) {
 	// and means nothing (user arguments of a TestRun may carry it).
 	fl.Bool("no-usage-report", false, "accepted for k6 compatibility; dnecho sends no usage report")
 	_ = fl.MarkHidden("no-usage-report")
-	fl.StringVar(&d.aggregator, "aggregator", "", "stream results to 'dnecho aggregate' at host:port, which judges the whole test (also "+envAggregator+")")
+	fl.StringVar(&d.aggregator, "aggregator", "", "stream results to 'dnecho aggregate' at host:port, which judges the whole test (also "+envAggregator+"; its token in "+envAggregatorToken+")")
+	fl.DurationVar(&d.aggTimeout, "aggregator-timeout", stream.DefaultDialTimeout,
+		"how long to keep trying to reach the aggregator once the test is started; a --paused run keeps trying until then (also "+envAggregatorTimeout+")")
+}
+
+// aggregatorSettings reads the aggregator's timeout and token from the environment.
+func (d *distFlags) aggregatorSettings(cmd *cobra.Command, env map[string]string) error {
+	d.token = env[envAggregatorToken]
+	if v, ok := env[envAggregatorTimeout]; ok && v != "" && !cmd.Flags().Changed("aggregator-timeout") {
+		t, err := time.ParseDuration(v)
+		if err != nil {
+			return withCode(exitcode.InvalidConfig, fmt.Errorf("%s=%q: use a duration such as 5m", envAggregatorTimeout, v))
+		}
+		d.aggTimeout = t
+	}
+	if d.aggTimeout <= 0 {
+		return withCode(exitcode.InvalidConfig, fmt.Errorf("--aggregator-timeout (%s) %s: must be positive", envAggregatorTimeout, d.aggTimeout))
+	}
+	return nil
 }
 
 // layer adds the flags the user gave to the command-line options layer.
@@ -58,8 +80,12 @@ type restAPI struct {
 }
 
 // startAPI binds --address (K6_ADDRESS) before the script loads, so that a busy address fails
-// at once with exit code 106, and probes are answered while the VUs initialise.
+// at once with exit code 106, and probes are answered while the VUs initialise. It also checks
+// the aggregator's settings, before anything starts.
 func (d *distFlags) startAPI(cmd *cobra.Command, env map[string]string, log *slog.Logger) (*restAPI, error) {
+	if err := d.aggregatorSettings(cmd, env); err != nil {
+		return nil, err
+	}
 	api := &restAPI{linger: d.linger}
 	if v, ok := env[envLinger]; ok && v != "" && !cmd.Flags().Changed("linger") {
 		b, err := strconv.ParseBool(v)
@@ -94,7 +120,7 @@ func (d *distFlags) stream(cmd *cobra.Command, env map[string]string, log *slog.
 	if addr == "" {
 		return nil
 	}
-	return stream.New(stream.Options{Addr: addr, Logger: log})
+	return stream.New(stream.Options{Addr: addr, DialTimeout: d.aggTimeout, Token: d.token, Logger: log})
 }
 
 // apiAddress is the address the REST API listens on ("" without one), for the aggregator.

@@ -51,7 +51,11 @@ type Options struct {
 	// Thresholds, when set, is told the test's thresholds once the first instance brings them
 	// (the report shows their state). It must not block.
 	Thresholds func(*threshold.Set)
-	Logger     *slog.Logger
+	// Token, when set, is the secret every instance must present (its Auth frame) before
+	// anything else it sends is read: without it anyone who reaches the listener could join the
+	// test, or post a passing outcome with no samples.
+	Token  string
+	Logger *slog.Logger
 }
 
 // Aggregator is one distributed test's judge. Use New, then Run.
@@ -71,8 +75,10 @@ type Aggregator struct {
 	instances []*instance
 	aborted   bool
 	changed   chan struct{} // closed and replaced when an instance joins or ends
-	verdict   chan struct{} // closed once the verdict is known
-	final     wire.Verdict
+	// unidentified holds a slot per connection that has not sent its Hello yet.
+	unidentified chan struct{}
+	verdict      chan struct{} // closed once the verdict is known
+	final        wire.Verdict
 }
 
 // New returns an aggregator that has not started.
@@ -94,7 +100,7 @@ func New(o Options) *Aggregator {
 	b := metrics.RegisterBuiltins(reg)
 	return &Aggregator{o: o, log: log, reg: reg, builtins: b, testTags: metrics.NewTags(nil),
 		collector: ingest.New(ingest.Options{Builtins: b}),
-		changed:   make(chan struct{}), verdict: make(chan struct{})}
+		changed:   make(chan struct{}), verdict: make(chan struct{}), unidentified: make(chan struct{}, maxUnidentified)}
 }
 
 // Run accepts instances until every expected instance has ended (sent its outcome, or
@@ -133,11 +139,22 @@ func (a *Aggregator) Run(ctx context.Context) (*Result, error) {
 // verdictGrace bounds how long Run waits for the verdict to reach the instances.
 const verdictGrace = 10 * time.Second
 
+// maxUnidentified bounds the connections that have not identified themselves yet: with
+// wire.MaxHello each, they hold at most 32 MiB together.
+const maxUnidentified = 32
+
 func (a *Aggregator) accept(ctx context.Context, conns *sync.WaitGroup) {
 	for {
 		conn, err := a.o.Listener.Accept()
 		if err != nil {
 			return
+		}
+		select {
+		case a.unidentified <- struct{}{}:
+		default:
+			a.log.Warn(fmt.Sprintf("connection from %s refused: %d others have not identified themselves yet", conn.RemoteAddr(), maxUnidentified))
+			conn.Close()
+			continue
 		}
 		conns.Go(func() { a.serve(ctx, conn) })
 	}

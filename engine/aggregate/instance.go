@@ -3,6 +3,7 @@ package aggregate
 import (
 	"bufio"
 	"context"
+	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -113,13 +114,8 @@ func (a *Aggregator) serve(ctx context.Context, conn net.Conn) {
 	defer stopOnEnd()
 	r := bufio.NewReader(conn)
 	in := &instance{remote: conn.RemoteAddr().String(), conn: conn, w: bufio.NewWriter(conn), series: map[uint64]seriesRef{}}
-	typ, p, err := wire.ReadFrame(r)
-	if err == nil && typ != wire.FrameHello {
-		err = fmt.Errorf("expected a hello, got frame %q", typ)
-	}
-	if err == nil {
-		err = json.Unmarshal(p, &in.hello)
-	}
+	err := a.identify(conn, r, in)
+	<-a.unidentified
 	if err == nil {
 		err = a.register(in)
 	}
@@ -146,6 +142,43 @@ func (a *Aggregator) serve(ctx context.Context, conn net.Conn) {
 	case <-ctx.Done():
 	}
 }
+
+// identify reads the connection's token and Hello. Until they are read the connection may hold
+// little (wire.MaxAuth, then wire.MaxHello) for little time (identifyTimeout), and with a token
+// nothing but the token is read before it is checked.
+func (a *Aggregator) identify(conn net.Conn, r *bufio.Reader, in *instance) error {
+	_ = conn.SetReadDeadline(time.Now().Add(identifyTimeout))
+	first := wire.MaxHello
+	if a.o.Token != "" {
+		first = wire.MaxAuth
+	}
+	if b, err := r.Peek(1); err != nil {
+		return err
+	} else if b[0] != wire.FrameAuth && a.o.Token != "" {
+		return errors.New("no token: this aggregator requires DNECHO_AGGREGATOR_TOKEN")
+	}
+	typ, p, err := wire.ReadFrameLimit(r, first)
+	switch {
+	case err != nil:
+		return err
+	case typ == wire.FrameAuth && a.o.Token != "" && subtle.ConstantTimeCompare(p, []byte(a.o.Token)) != 1:
+		return errors.New("wrong token (its DNECHO_AGGREGATOR_TOKEN is not the aggregator's)")
+	case typ == wire.FrameAuth: // a token the aggregator does not need
+		if typ, p, err = wire.ReadFrameLimit(r, wire.MaxHello); err != nil {
+			return err
+		}
+	}
+	if typ != wire.FrameHello {
+		return fmt.Errorf("expected a hello, got frame %q", typ)
+	}
+	if err := json.Unmarshal(p, &in.hello); err != nil {
+		return err
+	}
+	return conn.SetReadDeadline(time.Time{})
+}
+
+// identifyTimeout bounds how long a connection may take to send its token and Hello.
+const identifyTimeout = 10 * time.Second
 
 // readStates applies States until the instance's Final.
 func (a *Aggregator) readStates(r *bufio.Reader, in *instance) error {

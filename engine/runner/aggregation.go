@@ -44,7 +44,8 @@ func (t *testRun) beginAggregation(ctx context.Context) error {
 		in := t.sched.InstanceStats()
 		return stream.Progress{Elapsed: in.CurrentTestRunDuration, VUs: in.VUsActive, VUsMax: in.VUsInitialized}
 	}
-	if err := agg.Begin(ctx, h, progress); err != nil {
+	hold := func() bool { return t.control.holding(t.opts.Paused.V) }
+	if err := agg.Begin(ctx, h, progress, hold); err != nil {
 		return withCode(exitcode.Failure, err)
 	}
 	t.collector.AddOutput(agg)

@@ -75,6 +75,17 @@ func (c *Control) detach(final restapi.RunStatus) {
 	c.setStatus(final)
 }
 
+// holding says whether a run its options pause is still waiting to be started (not resumed nor
+// stopped), while it prepares: the aggregator it needs may be started later (stream.Begin).
+func (c *Control) holding(paused bool) bool {
+	if c == nil || !paused {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return !c.resumed && c.stopErr == nil
+}
+
 // waitResumed blocks while the run is paused: until a resume, a stop or the end of ctx. It
 // marks the run started when it returns nil.
 func (c *Control) waitResumed(ctx context.Context) error {

@@ -32,10 +32,13 @@ type Options struct {
 	Addr string
 	// Interval is how often deltas are pushed (DefaultInterval).
 	Interval time.Duration
-	// DialTimeout bounds how long Begin retries connecting, for an aggregator that starts
-	// after its instances (DefaultDialTimeout).
+	// DialTimeout bounds how long Begin keeps trying to connect once the run is started (hold
+	// returns false), for an aggregator that starts after its instances, e.g. a pod scheduled
+	// later (DefaultDialTimeout).
 	DialTimeout time.Duration
-	Logger      *slog.Logger
+	// Token is the aggregator's shared secret ("" when it has none), sent before anything else.
+	Token  string
+	Logger *slog.Logger
 }
 
 // Progress is the instance's state sent with each push.
@@ -103,15 +106,16 @@ func New(o Options) *Stream {
 		verdict: make(chan verdictOrErr, 1), stopped: make(chan struct{})}
 }
 
-// Begin connects to the aggregator (retrying until DialTimeout), introduces the instance and
-// starts pushing every interval; progress is read at each push.
-func (s *Stream) Begin(ctx context.Context, h wire.Hello, progress func() Progress) error {
-	conn, err := s.dial(ctx)
+// Begin connects to the aggregator, introduces the instance and starts pushing every interval;
+// progress is read at each push. While hold (nil: never) returns true, the run waits to be
+// started and Begin keeps trying without limit; then for DialTimeout more.
+func (s *Stream) Begin(ctx context.Context, h wire.Hello, progress func() Progress, hold func() bool) error {
+	conn, err := s.dial(ctx, hold)
 	if err != nil {
 		return err
 	}
 	s.conn, s.w, s.progress = conn, bufio.NewWriterSize(conn, 64<<10), progress
-	if err := s.send(func() error { return wire.WriteJSON(s.w, wire.FrameHello, h) }); err != nil {
+	if err := s.send(func() error { return s.hello(h) }); err != nil {
 		conn.Close()
 		return fmt.Errorf("aggregator %s: %w", s.o.Addr, err)
 	}
@@ -121,21 +125,49 @@ func (s *Stream) Begin(ctx context.Context, h wire.Hello, progress func() Progre
 	return nil
 }
 
-func (s *Stream) dial(ctx context.Context) (net.Conn, error) {
-	ctx, cancel := context.WithTimeout(ctx, s.o.DialTimeout)
-	defer cancel()
+// Pauses of dial: between attempts, and at most per attempt (an address that drops packets).
+const (
+	redialPause  = 200 * time.Millisecond
+	attemptLimit = 5 * time.Second
+)
+
+func (s *Stream) dial(ctx context.Context, hold func() bool) (net.Conn, error) {
+	deadline := time.Now().Add(s.o.DialTimeout)
 	var d net.Dialer
+	held := false
 	for {
-		conn, err := d.DialContext(ctx, "tcp", s.o.Addr)
+		attempt, cancel := context.WithTimeout(ctx, attemptLimit)
+		conn, err := d.DialContext(attempt, "tcp", s.o.Addr)
+		cancel()
 		if err == nil {
 			return conn, nil
+		}
+		if hold != nil && hold() {
+			deadline = time.Now().Add(s.o.DialTimeout) // the limit counts from the start
+			if !held {
+				held = true
+				s.log.Warn(fmt.Sprintf("aggregator %s not reachable yet (%v): retrying until the test is started, then for %s", s.o.Addr, err, s.o.DialTimeout))
+			}
+		}
+		if !time.Now().Before(deadline) {
+			return nil, fmt.Errorf("aggregator %s: not reachable within %s of the start: %w", s.o.Addr, s.o.DialTimeout, err)
 		}
 		select {
 		case <-ctx.Done():
 			return nil, fmt.Errorf("aggregator %s: %w", s.o.Addr, err)
-		case <-time.After(200 * time.Millisecond):
+		case <-time.After(redialPause):
 		}
 	}
+}
+
+// hello writes the token (when there is one) and the Hello, and flushes.
+func (s *Stream) hello(h wire.Hello) error {
+	if s.o.Token != "" {
+		if err := wire.WriteFrame(s.w, wire.FrameAuth, []byte(s.o.Token)); err != nil {
+			return err
+		}
+	}
+	return wire.WriteJSON(s.w, wire.FrameHello, h)
 }
 
 func (s *Stream) send(write func() error) error {
@@ -266,7 +298,9 @@ func (s *Stream) read() {
 		case wire.FrameError:
 			var e wire.Error
 			_ = json.Unmarshal(p, &e)
-			s.verdict <- verdictOrErr{err: fmt.Errorf("refused: %s", e.Message)}
+			err := fmt.Errorf("refused: %s", e.Message)
+			s.log.Error(fmt.Sprintf("aggregator %s: %v (the whole test's results will miss this instance)", s.o.Addr, err))
+			s.verdict <- verdictOrErr{err: err}
 			return
 		}
 	}

@@ -8,6 +8,7 @@ package wire
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -23,11 +24,17 @@ const (
 	FrameVerdict byte = 'V'
 	FrameStop    byte = 'X'
 	FrameError   byte = 'E'
+	FrameAuth    byte = 'A'
 )
 
-// MaxFrame bounds a frame's payload, so a broken peer cannot make the reader allocate without
-// limit.
-const MaxFrame = 64 << 20
+// Bounds of a frame's payload, so that a broken or hostile peer cannot make the reader allocate
+// without limit: MaxFrame once an instance is admitted, MaxAuth and MaxHello before (an
+// unidentified connection holds at most MaxHello).
+const (
+	MaxFrame = 64 << 20
+	MaxAuth  = 1 << 10
+	MaxHello = 1 << 20
+)
 
 // WriteFrame writes one frame; the caller flushes w.
 func WriteFrame(w *bufio.Writer, typ byte, payload []byte) error {
@@ -56,8 +63,18 @@ func WriteJSON(w *bufio.Writer, typ byte, v any) error {
 	return w.Flush()
 }
 
-// ReadFrame reads one frame. io.EOF means the peer closed between frames.
+// ReadFrame reads one frame of at most MaxFrame bytes. io.EOF means the peer closed between
+// frames.
 func ReadFrame(r *bufio.Reader) (typ byte, payload []byte, err error) {
+	return ReadFrameLimit(r, MaxFrame)
+}
+
+// eagerAlloc is the largest payload allocated at once; a larger one grows as its bytes arrive,
+// so that a length the peer announces but does not send costs nothing.
+const eagerAlloc = 64 << 10
+
+// ReadFrameLimit reads one frame whose payload may have at most limit bytes.
+func ReadFrameLimit(r *bufio.Reader, limit int) (typ byte, payload []byte, err error) {
 	if typ, err = r.ReadByte(); err != nil {
 		return 0, nil, err
 	}
@@ -65,14 +82,21 @@ func ReadFrame(r *bufio.Reader) (typ byte, payload []byte, err error) {
 	if err != nil {
 		return 0, nil, unexpected(err)
 	}
-	if n > MaxFrame {
-		return 0, nil, fmt.Errorf("frame %q of %d bytes exceeds %d", typ, n, MaxFrame)
+	if n > uint64(limit) {
+		return 0, nil, fmt.Errorf("frame %q of %d bytes exceeds %d", typ, n, limit)
 	}
-	payload = make([]byte, n)
-	if _, err := io.ReadFull(r, payload); err != nil {
+	if n <= eagerAlloc {
+		payload = make([]byte, n)
+		if _, err := io.ReadFull(r, payload); err != nil {
+			return 0, nil, unexpected(err)
+		}
+		return typ, payload, nil
+	}
+	var buf bytes.Buffer
+	if _, err := io.CopyN(&buf, r, int64(n)); err != nil {
 		return 0, nil, unexpected(err)
 	}
-	return typ, payload, nil
+	return typ, buf.Bytes(), nil
 }
 
 func unexpected(err error) error {

@@ -3,9 +3,11 @@ package wire
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"io"
 	"reflect"
+	"runtime"
 	"testing"
 	"time"
 
@@ -109,4 +111,24 @@ func FuzzDecodeState(f *testing.F) {
 			t.Fatalf("re-encoding an accepted state: %v", err)
 		}
 	})
+}
+
+// TestAnnouncedFrameCostsNothing: a peer that announces a frame of MaxFrame bytes and sends a few
+// makes the reader allocate about what arrived, not what was announced.
+func TestAnnouncedFrameCostsNothing(t *testing.T) {
+	in := binary.AppendUvarint([]byte{FrameState}, MaxFrame)
+	in = append(in, make([]byte, 1000)...)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, _, err := ReadFrame(bufio.NewReader(bytes.NewReader(in)))
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Errorf("truncated frame: %v, want unexpected EOF", err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+		t.Errorf("reading 1000 bytes of an announced %d allocated %d bytes", MaxFrame, got)
+	}
+	if _, _, err := ReadFrameLimit(bufio.NewReader(bytes.NewReader([]byte{FrameAuth, 200, 1})), 100); err == nil {
+		t.Error("a frame above its limit was accepted")
+	}
 }
