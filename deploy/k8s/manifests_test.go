@@ -126,6 +126,80 @@ func TestIndexedJobAndAggregator(t *testing.T) {
 	}
 }
 
+// secretEnv is the Secret name and key an env entry of the list takes its value from.
+func secretEnv(env any, name string) (secret, key any) {
+	l, _ := env.([]any)
+	for _, e := range l {
+		if get(e, "name") == name {
+			return get(e, "valueFrom", "secretKeyRef", "name"), get(e, "valueFrom", "secretKeyRef", "key")
+		}
+	}
+	return nil, nil
+}
+
+// TestToken: the aggregator and every runner read the token from the same Secret; the manifests
+// carry no token themselves.
+func TestToken(t *testing.T) {
+	aj := byKind(t, docs(t, "aggregator.yaml"), "Job")
+	secret, key := secretEnv(get(aj, "spec", "template", "spec", "containers", 0, "env"), "DNECHO_AGGREGATOR_TOKEN")
+	if secret == nil || key == nil {
+		t.Fatal("the aggregator reads no token from a Secret")
+	}
+	for _, f := range []string{"aggregator.yaml", "testrun.yaml", "indexed-job.yaml"} {
+		for _, d := range docs(t, f) {
+			if d["kind"] == "Secret" {
+				t.Errorf("%s defines the Secret: its value would be the same for everyone", f)
+			}
+		}
+	}
+	runners := map[string]any{
+		"testrun.yaml":     get(byKind(t, docs(t, "testrun.yaml"), "TestRun"), "spec", "runner", "env"),
+		"indexed-job.yaml": get(byKind(t, docs(t, "indexed-job.yaml"), "Job"), "spec", "template", "spec", "containers", 0, "env"),
+	}
+	for f, env := range runners {
+		if s, k := secretEnv(env, "DNECHO_AGGREGATOR_TOKEN"); s != secret || k != key {
+			t.Errorf("%s: token from %v/%v, the aggregator's from %v/%v", f, s, k, secret, key)
+		}
+	}
+}
+
+// TestResultsOutliveThePod: the aggregator writes its export and report to a persistent volume,
+// which results.yaml mounts to copy them out.
+func TestResultsOutliveThePod(t *testing.T) {
+	agg := docs(t, "aggregator.yaml")
+	claim := get(byKind(t, agg, "PersistentVolumeClaim"), "metadata", "name")
+	pod := get(byKind(t, agg, "Job"), "spec", "template", "spec")
+	args, _ := get(pod, "containers", 0, "args").([]any)
+	mounts := mountedClaims(pod)
+	for i, a := range args {
+		if (a == "--report" || a == "--summary-export") && i+1 < len(args) {
+			path, _ := args[i+1].(string)
+			if c, ok := mounts[filepath.Dir(path)]; !ok || c != claim {
+				t.Errorf("%s %s is not on the claim %v (mounts %v)", a, path, claim, mounts)
+			}
+		}
+	}
+	rp := get(byKind(t, docs(t, "results.yaml"), "Pod"), "spec")
+	if c, ok := mountedClaims(rp)["/results"]; !ok || c != claim {
+		t.Errorf("results.yaml mounts %v, not the claim %v at /results", mountedClaims(rp), claim)
+	}
+}
+
+// mountedClaims maps the mount paths of a pod spec's first container to their claim names.
+func mountedClaims(pod any) map[string]any {
+	claims := map[string]any{}
+	vols, _ := get(pod, "volumes").([]any)
+	mounts, _ := get(pod, "containers", 0, "volumeMounts").([]any)
+	for _, m := range mounts {
+		for _, v := range vols {
+			if get(v, "name") == get(m, "name") && get(v, "persistentVolumeClaim") != nil {
+				claims[get(m, "mountPath").(string)] = get(v, "persistentVolumeClaim", "claimName")
+			}
+		}
+	}
+	return claims
+}
+
 // TestDockerfile: no Docker engine runs here, so the image's contract is checked in its text:
 // a static build, k6 on PATH as a link to dnecho, an unprivileged user.
 func TestDockerfile(t *testing.T) {
