@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"runtime"
@@ -12,6 +13,7 @@ import (
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/options"
 	"github.com/dnecho/dnecho/engine/runner"
+	"github.com/dnecho/dnecho/engine/threshold"
 	"github.com/dnecho/dnecho/internal/exitcode"
 	dnechoext "github.com/dnecho/dnecho/xdnecho"
 )
@@ -61,7 +63,10 @@ func archiveScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, scr
 	if err != nil {
 		return err
 	}
-	opts, err := insp.Merged.MarshalJSON() // json.Marshal would HTML-escape it
+	if err := checkThresholds(insp); err != nil {
+		return err
+	}
+	opts, err := archiveOptions(insp)
 	if err != nil {
 		return withCode(exitcode.Failure, err)
 	}
@@ -79,6 +84,46 @@ func archiveScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, scr
 	}
 	arc.Data = arc.Files[insp.Main]
 	return writeArchive(arc, out, s)
+}
+
+// checkThresholds refuses, as k6 archive does, thresholds that a run would refuse: malformed,
+// on a metric neither built in nor registered by the init context, or with an aggregation the
+// metric's type does not have.
+func checkThresholds(insp *runner.Inspection) error {
+	o := insp.Options
+	if o.NoThresholds.V || len(o.Thresholds) == 0 {
+		return nil
+	}
+	if _, _, err := threshold.New(o.Thresholds, insp.Metrics); err != nil {
+		return withCode(exitcode.InvalidConfig, err)
+	}
+	return nil
+}
+
+// archiveOptions are the merged options as JSON, with the script's `cloud` object, which dnecho
+// does not use but k6-operator and k6 read from an archive.
+func archiveOptions(insp *runner.Inspection) ([]byte, error) {
+	opts, err := insp.Merged.MarshalJSON() // json.Marshal would HTML-escape it
+	if err != nil {
+		return nil, err
+	}
+	var script struct {
+		Cloud json.RawMessage `json:"cloud"`
+	}
+	if len(insp.ScriptOptions) == 0 || json.Unmarshal(insp.ScriptOptions, &script) != nil ||
+		len(script.Cloud) == 0 || string(script.Cloud) == "null" {
+		return opts, nil
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, script.Cloud); err != nil {
+		return nil, err
+	}
+	body := bytes.TrimSuffix(bytes.TrimSpace(opts), []byte("}"))
+	sep := ","
+	if bytes.Equal(bytes.TrimSpace(body), []byte("{")) {
+		sep = ""
+	}
+	return append(append(body, sep+`"cloud":`...), append(b.Bytes(), '}')...), nil
 }
 
 // writeArchive writes the tar to a file, or to stdout for "-".

@@ -201,3 +201,49 @@ func inspectJSON(t *testing.T, r runResult) map[string]any {
 	}
 	return doc
 }
+
+// TestArchiveRefusesThresholds: thresholds a run would refuse are refused when archiving (104),
+// with one line naming the metric; a custom metric the init context registers is known.
+func TestArchiveRefusesThresholds(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ thresholds, want string }{
+		{`{ nope: ['count<1'] }`, `invalid threshold defined on nope; reason: no metric name "nope" found`},
+		{`{ iterations: ['avg<1'] }`, `unsupported aggregation method "avg" on metric "iterations"`},
+		{`{ mine: ['p95<<1'] }`, `malformed threshold expression "p95<<1"`},
+	} {
+		script := writeRunScript(t, "test.js", `
+import { Trend } from 'k6/metrics';
+new Trend('mine');
+export const options = { thresholds: `+tc.thresholds+` };
+export default function () {}`)
+		r := dnecho(t, runLimit, "archive", "-O", filepath.Join(t.TempDir(), "a.tar"), script)
+		if r.code != 104 || !strings.Contains(r.stderr, tc.want) || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
+			t.Errorf("%s: exit %d, want 104 and one line with %q\n%s", tc.thresholds, r.code, tc.want, r.all())
+		}
+	}
+	script := writeRunScript(t, "test.js", `
+import { Trend } from 'k6/metrics';
+new Trend('mine');
+export const options = { thresholds: { mine: ['p(95)<1'] } };
+export default function () {}`)
+	if r := dnecho(t, runLimit, "archive", "-O", filepath.Join(t.TempDir(), "a.tar"), script); r.code != 0 {
+		t.Errorf("a threshold on a custom metric: exit %d\n%s", r.code, r.all())
+	}
+}
+
+// TestArchiveKeepsCloud: the script's options.cloud, which k6-operator reads, is in the archive.
+func TestArchiveKeepsCloud(t *testing.T) {
+	t.Parallel()
+	script := writeRunScript(t, "test.js", `
+export const options = { vus: 1, cloud: { name: 'nightly', projectID: 42 } };
+export default function () {}`)
+	out := filepath.Join(t.TempDir(), "a.tar")
+	if r := dnecho(t, runLimit, "archive", "-O", out, script); r.code != 0 {
+		t.Fatalf("archive: exit %d\n%s", r.code, r.all())
+	}
+	_, meta := readTar(t, out)
+	cloud, _ := meta.Options["cloud"].(map[string]any)
+	if cloud["name"] != "nightly" || cloud["projectID"] != float64(42) {
+		t.Errorf("options.cloud in the archive: %v", meta.Options["cloud"])
+	}
+}

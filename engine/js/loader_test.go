@@ -86,6 +86,30 @@ export function lateOpen() { open("data.txt"); }`,
 	}
 }
 
+// TestOpenOnlyWhatVUZeroOpened: a file first opened by a VU other than 0 is refused (an archive
+// holds only what VU 0 opened); one VU 0 opened is read by every VU.
+func TestOpenOnlyWhatVUZeroOpened(t *testing.T) {
+	e := mustLoad(t, map[string]string{
+		"script.js": `
+const always = open("./always.txt");
+const later = __VU > 0 ? open("./later.txt") : null;
+export default function () {}`,
+		"always.txt": "a",
+		"later.txt":  "b",
+	}, "script.js", Config{})
+	_, err := e.r.NewVU(context.Background(), 1, 1)
+	var se *ScriptError
+	if !errors.As(err, &se) || !strings.Contains(se.Message, "weren't previously opened during initialization (__VU==0)") ||
+		!strings.Contains(se.Message, "later.txt") {
+		t.Fatalf("VU 1 opening later.txt: %v", err)
+	}
+	for _, f := range e.r.Files() {
+		if strings.HasSuffix(f.Name, "later.txt") {
+			t.Errorf("%s is among the test's files", f.Name)
+		}
+	}
+}
+
 func TestOpenMissingFile(t *testing.T) {
 	_, err := load(t, map[string]string{"script.js": `open("nope.txt"); export default function () {}`}, "script.js", Config{})
 	var se *ScriptError

@@ -176,6 +176,7 @@ func Load(ctx context.Context, cfg Config) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.src.freeze()
 	if r.options, err = vu.exportJSON("options"); err != nil {
 		return nil, err
 	}

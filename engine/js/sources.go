@@ -56,6 +56,17 @@ type sources struct {
 	mu    sync.Mutex
 	progs map[string]*progEntry
 	opens map[string]*fileEntry
+	// frozen is set once the init context of VU 0 (Load) is over: open() may then read only
+	// the files it read, which are those an archive holds (k6's rule since v0.36).
+	frozen bool
+}
+
+// NeverOpenedError is open() of a file the init context of __VU == 0 did not open: a VU may
+// not read it, since an archive of the test would not hold it.
+type NeverOpenedError struct{ Path string }
+
+func (e *NeverOpenedError) Error() string {
+	return fmt.Sprintf("open() can't be used with files that weren't previously opened during initialization (__VU==0), path: %q", e.Path)
 }
 
 type progEntry struct {
@@ -119,6 +130,10 @@ func (s *sources) read(name string) ([]byte, error) {
 func (s *sources) file(path string) (*fileEntry, error) {
 	s.mu.Lock()
 	e, ok := s.opens[path]
+	if !ok && s.frozen {
+		s.mu.Unlock()
+		return nil, &NeverOpenedError{Path: path}
+	}
 	if !ok {
 		e = &fileEntry{}
 		s.opens[path] = e
@@ -131,6 +146,13 @@ func (s *sources) file(path string) (*fileEntry, error) {
 		}
 	})
 	return e, e.err
+}
+
+// freeze ends the reading of new files by open().
+func (s *sources) freeze() {
+	s.mu.Lock()
+	s.frozen = true
+	s.mu.Unlock()
 }
 
 // list returns every file read without error, sorted by name.

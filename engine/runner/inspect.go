@@ -30,6 +30,9 @@ type Inspection struct {
 	// Main is the main script's absolute path; Files are the files the script loaded.
 	Main  string
 	Files []js.File
+	// Metrics are the built-in metrics and those the init context registered, against which
+	// thresholds are checked.
+	Metrics *metrics.Registry
 }
 
 // Inspect loads the script of cfg, runs its init context once and consolidates its options
@@ -59,6 +62,7 @@ func Inspect(ctx context.Context, cfg Config) (*Inspection, error) {
 		Requirements:  scenario.Requirements(t.opts.Scenarios, t.opts.Tuple),
 		Main:          t.script.Path(),
 		Files:         t.script.Files(),
+		Metrics:       t.reg,
 	}, nil
 }
 
