@@ -84,7 +84,7 @@ console.debug("dbg");
 export default function () {}`}, "s.js", Config{})
 	log := e.log.String()
 	for _, want := range []string{
-		`level=INFO msg="hello 1 {\"a\":[1,2]} null" source=console`,
+		`level=INFO msg="hello 1 { a: [ 1, 2 ] } null" source=console`,
 		`level=WARN msg="Error: careful" source=console`,
 		`level=DEBUG msg=dbg source=console`,
 	} {

@@ -31,32 +31,14 @@ func newConsole(vu *VU) *goja.Object {
 	return obj
 }
 
-// formatArgs renders console arguments: strings as they are, errors as their message, other
-// objects as JSON when possible.
+// formatArgs renders console arguments as k6 does (formatConsoleValue), joined by spaces.
 func (vu *VU) formatArgs(args []goja.Value) string {
 	var b strings.Builder
 	for i, a := range args {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		b.WriteString(vu.formatValue(a))
+		b.WriteString(formatConsoleValue(vu.rt, a))
 	}
 	return b.String()
-}
-
-func (vu *VU) formatValue(v goja.Value) string {
-	obj, ok := v.(*goja.Object)
-	if !ok {
-		return v.String()
-	}
-	if _, isFn := goja.AssertFunction(obj); isFn {
-		return v.String()
-	}
-	if obj.ClassName() == "Error" {
-		return v.String()
-	}
-	if s, err := vu.stringify(obj); err == nil && s != nil {
-		return string(s)
-	}
-	return v.String()
 }
