@@ -3,9 +3,11 @@ package js
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/internal/exitcode"
@@ -141,10 +143,39 @@ func (e *ScriptError) addFrame(b *strings.Builder, name, file string, line, col 
 	if name == "" {
 		name = "<anonymous>"
 	}
+	if name == defaultExportName(file) {
+		name = "default"
+	}
 	if e.File == "" {
 		e.File, e.Line, e.Column = file, line, col
 	}
 	fmt.Fprintf(b, "\tat %s (%s:%d:%d)\n", name, file, line, col)
+}
+
+// defaultExportName is the name the compiler (esbuild) gives the anonymous default export of
+// the module in file: the file's base name without extension (its directory's for an index
+// file) as an identifier, then "_default". k6 runs that function as `default`, and so names it
+// in stacks.
+func defaultExportName(file string) string {
+	base := filepath.Base(file)
+	base = strings.TrimSuffix(base, filepath.Ext(base))
+	if base == "index" {
+		base = filepath.Base(filepath.Dir(file))
+	}
+	var b strings.Builder
+	for i, r := range base {
+		switch {
+		case r == '_' || r == '$' || unicode.IsLetter(r):
+		case unicode.IsDigit(r):
+			if i == 0 {
+				b.WriteByte('_')
+			}
+		default:
+			r = '_'
+		}
+		b.WriteRune(r)
+	}
+	return b.String() + "_default"
 }
 
 // exceptionMessage is the thrown value as JavaScript would print it ("Error: boom").

@@ -206,8 +206,8 @@ export function explode(n: number): T {
 	if !strings.HasSuffix(se.File, "/lib.ts") || se.Line != 5 || se.Column != 11 || se.Message != "Error: kaboom 1" {
 		t.Fatalf("at %s:%d:%d %q", se.File, se.Line, se.Column, se.Message)
 	}
-	if !strings.Contains(se.Stack, "/main.ts:6:3") {
-		t.Fatalf("stack lacks the caller frame main.ts:6:3:\n%s", se.Stack)
+	if !strings.Contains(se.Stack, "at default (") || !strings.HasSuffix(strings.Split(se.Stack, "\n")[1], "/main.ts:6:3)") {
+		t.Fatalf("stack lacks the caller frame 'default' at main.ts:6:3:\n%s", se.Stack)
 	}
 	// The exception is logged with its stack at ERROR.
 	if log := e.log.String(); !strings.Contains(log, "level=ERROR") || !strings.Contains(log, "kaboom 1") || !strings.Contains(log, "lib.ts:5:11") {

@@ -2,12 +2,14 @@ package js
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/url"
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -110,9 +112,42 @@ func (s *sources) program(name string, src []byte) (*compiled, error) {
 			}
 		}
 		e.src = src
-		e.c, e.err = compileSource(name, src)
+		e.c, e.err = compileSource(name, s.inlineSourceMap(name, src))
 	})
 	return e.c, e.err
+}
+
+// sourceMapURL finds a bundle's last `//# sourceMappingURL=` comment: the URL and where the
+// comment starts.
+var sourceMapURL = regexp.MustCompile(`(?m)^[ \t]*//[#@][ \t]*sourceMappingURL=([^\s'"]+)[ \t]*\r?$`)
+
+// inlineSourceMap replaces a reference to a source map file beside a local module (a bundle
+// with `//# sourceMappingURL=x.js.map`) by the map itself, as a data: URL, which the compiler
+// reads and composes with its own map. The map becomes one of the test's files, so that an
+// archive holds it. A map that cannot be read leaves the module as it is: errors then point
+// into the bundle.
+func (s *sources) inlineSourceMap(name string, src []byte) []byte {
+	if isRemote(name) {
+		return src
+	}
+	all := sourceMapURL.FindAllSubmatchIndex(src, -1)
+	if len(all) == 0 {
+		return src
+	}
+	m := all[len(all)-1]
+	ref := string(src[m[2]:m[3]])
+	if strings.HasPrefix(ref, "data:") || strings.Contains(ref, "://") {
+		return src
+	}
+	f, err := s.file(localPath(filepath.Dir(name), ref))
+	if err != nil {
+		return src
+	}
+	out := make([]byte, 0, len(src)+len(f.data)*4/3+64)
+	out = append(out, src[:m[0]]...)
+	out = append(out, "//# sourceMappingURL=data:application/json;base64,"...)
+	out = base64.StdEncoding.AppendEncode(out, f.data)
+	return append(out, src[m[1]:]...)
 }
 
 // read returns a module's source from the file system or the remote modules.
