@@ -268,3 +268,49 @@ export default function () {}`}, "script.js", Config{})
 		t.Fatalf("err %v, want a setup timeout", err)
 	}
 }
+
+// TestInterruptedTimersAreReported: timers an interrupted iteration leaves behind are dropped
+// with k6's warning, one per timer.
+func TestInterruptedTimersAreReported(t *testing.T) {
+	e := mustLoad(t, map[string]string{"script.js": `
+export default async function () {
+  setTimeout(() => {}, 60000);
+  setInterval(() => {}, 60000);
+  const gone = setTimeout(() => {}, 60000);
+  clearTimeout(gone);
+  stop(); // the run stops the iteration now
+  await new Promise(() => {}); // never settles: only the interrupt ends the iteration
+}`}, "script.js", Config{})
+	vu := e.vu(t, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err := vu.Runtime().Set("stop", cancel); err != nil {
+		t.Fatal(err)
+	}
+	if interrupted, err := vu.RunIteration(ctx, iterationZero); !interrupted || err != nil {
+		t.Fatalf("interrupted=%v err=%v, want interrupted", interrupted, err)
+	}
+	log := e.log.String()
+	for _, want := range []string{
+		`level=WARN msg="setTimeout 1 was stopped because the VU iteration was interrupted"`,
+		`level=WARN msg="setInterval 2 was stopped because the VU iteration was interrupted"`,
+	} {
+		if !strings.Contains(log, want) {
+			t.Errorf("log lacks %s:\n%s", want, log)
+		}
+	}
+	if strings.Contains(log, "setTimeout 3") {
+		t.Errorf("a cleared timer was reported:\n%s", log)
+	}
+}
+
+// TestTimersModuleIsTheGlobals: k6/timers exports the global functions themselves.
+func TestTimersModuleIsTheGlobals(t *testing.T) {
+	e := mustLoad(t, map[string]string{"script.js": `
+import * as timers from "k6/timers";
+globalThis.same = ["setTimeout", "clearTimeout", "setInterval", "clearInterval"].map((n) => timers[n] === globalThis[n]).join();
+export default function () {}`}, "script.js", Config{})
+	if got := global(e.vu(t, 1), "same"); got != "true,true,true,true" {
+		t.Errorf("k6/timers === globals: %v", got)
+	}
+}

@@ -39,6 +39,9 @@ type loop struct {
 
 	timers timerQueue
 	clock  *time.Timer // wakes a waiting loop for the earliest timer; nil until needed
+	// stopped, when set, is told of each timer an interrupted call drops (its function's name
+	// and id), for k6's warning.
+	stopped func(kind string, id int64)
 }
 
 func newLoop(rt *goja.Runtime) *loop {
@@ -109,6 +112,9 @@ func (l *loop) run(ctx context.Context, first func() error) error {
 			return nil
 		}
 		err = l.wait(ctx)
+	}
+	if ctx.Err() != nil && l.stopped != nil {
+		l.timers.each(l.stopped)
 	}
 	l.abandon()
 	return err

@@ -3,6 +3,7 @@ package js
 import (
 	"container/heap"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/dnecho/dnecho/engine/js/modules"
@@ -92,6 +93,22 @@ func (q *timerQueue) due(now time.Time) *timer {
 	return heap.Pop(&q.h).(*timer)
 }
 
+// each calls f for every pending timer, by id, with the name of the function that set it.
+func (q *timerQueue) each(f func(kind string, id int64)) {
+	ids := make([]int64, 0, len(q.byID))
+	for id := range q.byID {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		kind := "setTimeout"
+		if q.byID[id].repeat {
+			kind = "setInterval"
+		}
+		f(kind, id)
+	}
+}
+
 // clear drops every timer.
 func (q *timerQueue) clear() {
 	if len(q.byID) == 0 && len(q.h) == 0 {
@@ -168,9 +185,9 @@ func timerDelay(v goja.Value) time.Duration {
 	return time.Duration(min(ms, math.MaxInt32) * float64(time.Millisecond))
 }
 
-// newTimersModule is k6/timers: the same four functions as the globals.
+// newTimersModule is k6/timers: the four global functions themselves.
 func newTimersModule() modules.Module {
 	return modules.Stateless(func(vu modules.VU) modules.Exports {
-		return modules.Exports{Named: (*VU)(vu.(*vuHandle)).timerFunctions()}
+		return modules.Exports{Named: (*VU)(vu.(*vuHandle)).timers}
 	})
 }

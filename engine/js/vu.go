@@ -38,7 +38,10 @@ type VU struct {
 	// `module` object; for a Go module, its exports object.
 	mods    map[string]*goja.Object
 	exports *goja.Object
-	env     *goja.Object
+	// timers are setTimeout and its kin, made once: the globals and k6/timers' exports are the
+	// same functions.
+	timers map[string]any
+	env    *goja.Object
 	// scenarioEnv says the current __ENV holds a scenario's env (see Activate).
 	scenarioEnv bool
 
@@ -73,6 +76,10 @@ func (r *Runner) newVU(ctx context.Context, id, idInTest uint64) (*VU, error) {
 		mods:      map[string]*goja.Object{},
 	}
 	vu.loop = newLoop(rt)
+	vu.loop.stopped = func(kind string, id int64) {
+		// k6's warning (grafana/k6 internal/js/modules/k6/timers).
+		vu.r.test.Logger.Warn(fmt.Sprintf("%s %d was stopped because the VU iteration was interrupted", kind, id))
+	}
 	if err := vu.setGlobals(); err != nil {
 		return nil, err
 	}
@@ -130,8 +137,10 @@ func (vu *VU) setGlobals() error {
 		"open":    vu.openFunc(vu.r.main.dir),
 		"require": vu.requireFunc(vu.r.main.dir),
 	}
+	vu.timers = map[string]any{}
 	for name, fn := range vu.timerFunctions() {
-		globals[name] = fn
+		vu.timers[name] = rt.ToValue(fn)
+		globals[name] = vu.timers[name]
 	}
 	if vu.r.cfg.CompatibilityMode != "base" {
 		globals["global"] = rt.GlobalObject()
