@@ -81,6 +81,7 @@ func TestCheckAndGroupErrors(t *testing.T) {
 		{"async check", `check(1, { a: async () => true })`, "check() does not support async functions"},
 		{"async group", `group("g", async () => {})`, "group() does not support async functions"},
 		{"fail", `fail("custom reason")`, "GoError: custom reason"},
+		{"check without checks", `check(5)`, "no checks provided"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := mustLoad(t, map[string]string{

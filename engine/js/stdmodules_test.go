@@ -104,3 +104,25 @@ export default function () {
 		}
 	}
 }
+
+// TestBinaryInputTypes: hashing and encoding take strings and binary data only; a number, a
+// boolean or nothing is refused, as k6 refuses it, instead of being turned into text.
+func TestBinaryInputTypes(t *testing.T) {
+	out := evalScript(t, `
+import { md5, sha256, hmac, createHash } from "k6/crypto";
+import { b64encode } from "k6/encoding";
+export default function () {
+  const calls = [() => md5(5, "hex"), () => sha256(true, "hex"), () => b64encode(42), () => hmac("sha256", "key", 7, "hex"),
+    () => hmac("sha256", 1, "data", "hex"), () => createHash("md5").update(3), () => md5(undefined, "hex")];
+  globalThis.out = calls.map((f) => { try { f(); return "accepted"; } catch (e) { return String(e); } });
+  globalThis.out.push(md5("5", "hex"));
+}`).([]any)
+	for i, v := range out[:len(out)-1] {
+		if s, _ := v.(string); !strings.Contains(s, "want a string, an ArrayBuffer or a typed array") {
+			t.Errorf("call %d: %v, want refused", i, v)
+		}
+	}
+	if out[len(out)-1] != "e4da3b7fbbce2345d7772b0674a318d5" {
+		t.Errorf("md5 of the string 5: %v", out[len(out)-1])
+	}
+}

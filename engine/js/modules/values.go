@@ -2,6 +2,7 @@ package modules
 
 import (
 	"fmt"
+	"math/big"
 
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dop251/goja"
@@ -52,7 +53,11 @@ func Bytes(v goja.Value) ([]byte, error) {
 	}
 	obj, ok := v.(*goja.Object)
 	if !ok {
-		return []byte(v.String()), nil
+		// k6 refuses numbers, booleans and the like rather than hash their text.
+		if s, isString := v.Export().(string); isString {
+			return []byte(s), nil
+		}
+		return nil, fmt.Errorf("want a string, an ArrayBuffer or a typed array, got %s", primitiveType(v))
 	}
 	switch x := obj.Export().(type) {
 	case goja.ArrayBuffer:
@@ -71,4 +76,17 @@ func Bytes(v goja.Value) ([]byte, error) {
 		}
 	}
 	return nil, fmt.Errorf("want a string, an ArrayBuffer or a typed array, got %s", obj.ClassName())
+}
+
+// primitiveType is typeof for a value that is not an object.
+func primitiveType(v goja.Value) string {
+	switch v.Export().(type) {
+	case int64, float64:
+		return "number"
+	case bool:
+		return "boolean"
+	case *big.Int:
+		return "bigint"
+	}
+	return "symbol"
 }

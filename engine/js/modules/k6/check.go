@@ -17,7 +17,7 @@ func (i *instance) check(call goja.FunctionCall) goja.Value {
 	modules.ThrowInInit(i.vu, "check()")
 	val, sets := call.Argument(0), call.Argument(1)
 	if goja.IsUndefined(sets) || goja.IsNull(sets) {
-		return rt.ToValue(true)
+		modules.ThrowMessage(rt, "no checks provided") // k6 throws rather than pass nothing
 	}
 	obj := sets.ToObject(rt)
 	extra := modules.TagsArgument(i.vu, call.Argument(2))
