@@ -109,7 +109,7 @@ func lookup(ctx context.Context, s Spec, obs Observer) (*Target, error) {
 			addrs = append(addrs, n.Address())
 		}
 	}
-	auth, err := newRPCAuth(s.Cluster, settings)
+	auth, err := newRPCAuth(ctx, s.Cluster, settings)
 	if err != nil {
 		return nil, err
 	}

@@ -22,7 +22,7 @@ type rpcAuth struct {
 }
 
 // newRPCAuth logs in when the configuration asks for Kerberos.
-func newRPCAuth(c Cluster, settings config.ClientSettings) (*rpcAuth, error) {
+func newRPCAuth(ctx context.Context, c Cluster, settings config.ClientSettings) (*rpcAuth, error) {
 	if !settings.Kerberos {
 		if c.Principal != "" || c.Keytab != "" {
 			return nil, fieldErr(FieldPrincipal, c.Principal, "is for a Kerberos cluster, but the configuration says "+
@@ -34,7 +34,10 @@ func newRPCAuth(c Cluster, settings config.ClientSettings) (*rpcAuth, error) {
 	if err != nil {
 		return nil, err
 	}
-	cred, err := kerberos.Login(kerberos.LoginOptions{Principal: c.Principal, Keytab: c.Keytab})
+	cred, err := kerberos.LoginContext(ctx, kerberos.LoginOptions{Principal: c.Principal, Keytab: c.Keytab})
+	if err != nil && ctx.Err() != nil { // Ctrl-C while the KDC is slow to answer
+		return nil, fmt.Errorf("Kerberos login %w", ErrInterrupted)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("Kerberos login (hadoop.security.authentication=kerberos): %w", err)
 	}

@@ -23,9 +23,12 @@ func dial(parent context.Context, c *Client, protocol string) (*conn, error) {
 	if err != nil {
 		defer nc.Close()
 		var re *RemoteError
+		var ae *AuthError
 		switch {
 		case errors.As(err, &re):
 			return nil, err
+		case errors.As(err, &ae): // the server is waiting for our next message, not closing
+			return nil, &ConnError{Addr: c.addr, Op: "handshake", Err: err}
 		case parent.Err() != nil:
 			return nil, parent.Err()
 		case isContextErr(err):

@@ -115,3 +115,16 @@ var ErrClosed = errors.New("hadooprpc: client closed")
 // ErrBadRequest marks a request the server cannot decode; handlers wrap it
 // (see UnmarshalRequest) to get a FATAL_DESERIALIZING_REQUEST reply.
 var ErrBadRequest = errors.New("request does not decode")
+
+// AuthError is a SASL exchange the server answered but that cannot succeed by trying again: the
+// server's principal is not the configured one, the two sides share no protection, the server
+// offers no mechanism this client has, the KDC refused a ticket for the server, or the server's
+// answer does not prove its identity. Failover policies give up on it at once.
+type AuthError struct {
+	Addr string
+	Err  error
+}
+
+func (e *AuthError) Error() string { return fmt.Sprintf("authentication to %s: %v", e.Addr, e.Err) }
+
+func (e *AuthError) Unwrap() error { return e.Err }

@@ -29,8 +29,33 @@ type Kerberos struct {
 // ErrNoCommonProtection: the server offers none of the client's protections.
 var ErrNoCommonProtection = errors.New("no common protection layer between client and server")
 
-// Authenticate implements Authenticator.
+// Authenticate implements Authenticator. The failures the exchange itself decides (as opposed to
+// I/O errors and the server's exceptions) are *AuthError: they are final.
 func (k *Kerberos) Authenticate(ctx context.Context, s *SASLConn) (net.Conn, error) {
+	c, err := k.authenticate(ctx, s)
+	var fin finalError
+	if errors.As(err, &fin) {
+		return nil, &AuthError{Addr: s.Addr(), Err: fin.error}
+	}
+	return c, err
+}
+
+// finalError marks a failure of the exchange retrying cannot change; Authenticate turns it into
+// an *AuthError.
+type finalError struct{ error }
+
+func final(err error) error { return finalError{err} }
+
+// finalIfRefused marks the KDC's refusal of a service ticket as final; a KDC that cannot be
+// reached is not.
+func finalIfRefused(err error) error {
+	if errors.Is(err, kerberos.ErrKDCRefused) {
+		return final(err)
+	}
+	return err
+}
+
+func (k *Kerberos) authenticate(_ context.Context, s *SASLConn) (net.Conn, error) {
 	if k.Credentials == nil {
 		return nil, errors.New("hadooprpc: Kerberos authenticator without credentials")
 	}
@@ -47,11 +72,11 @@ func (k *Kerberos) Authenticate(ctx context.Context, s *SASLConn) (net.Conn, err
 	}
 	if m.GetState() == hadooppb.RpcSaslProto_SUCCESS {
 		// Java's default ipc.client.fallback-to-simple-auth-allowed = false.
-		return nil, errors.New("the server accepts only SIMPLE authentication and a Kerberos client does not fall back to it " +
-			"(hadoop.security.authentication is kerberos here; the server is not secure)")
+		return nil, final(errors.New("the server accepts only SIMPLE authentication and a Kerberos client does not fall back to it " +
+			"(hadoop.security.authentication is kerberos here; the server is not secure)"))
 	}
 	if m.GetState() != hadooppb.RpcSaslProto_NEGOTIATE {
-		return nil, fmt.Errorf("SASL: server answered NEGOTIATE with %v", m.GetState())
+		return nil, final(fmt.Errorf("SASL: server answered NEGOTIATE with %v", m.GetState()))
 	}
 	auth, err := pickKerberos(m.GetAuths())
 	if err != nil {
@@ -78,7 +103,7 @@ func pickKerberos(auths []*hadooppb.RpcSaslProto_SaslAuth) (*hadooppb.RpcSaslPro
 		}
 		offered = append(offered, a.GetMethod()+"/"+a.GetMechanism())
 	}
-	return nil, fmt.Errorf("SASL: the server offers no Kerberos (GSSAPI) authentication: %v", offered)
+	return nil, final(fmt.Errorf("SASL: the server offers no Kerberos (GSSAPI) authentication: %v", offered))
 }
 
 // initiate checks the server principal, sends the AP-REQ and checks the AP-REP.
@@ -89,7 +114,7 @@ func (k *Kerberos) initiate(s *SASLConn, auth *hadooppb.RpcSaslProto_SaslAuth, p
 	advertised := service + "@" + k.Credentials.RealmOf(host)
 	if k.Principal != (ServerPrincipal{}) {
 		if err := k.Principal.Check(advertised, s.Addr()); err != nil {
-			return nil, err
+			return nil, final(err)
 		}
 	}
 	flags := kerberos.FlagMutual | kerberos.FlagInteg | kerberos.FlagConf
@@ -98,7 +123,7 @@ func (k *Kerberos) initiate(s *SASLConn, auth *hadooppb.RpcSaslProto_SaslAuth, p
 	}
 	ini, tok, err := k.Credentials.Initiate(service, flags)
 	if err != nil {
-		return nil, err
+		return nil, finalIfRefused(err)
 	}
 	echo := &hadooppb.RpcSaslProto_SaslAuth{Method: auth.Method, Mechanism: auth.Mechanism, Protocol: auth.Protocol, ServerId: auth.ServerId}
 	if err := s.Send(&hadooppb.RpcSaslProto{State: hadooppb.RpcSaslProto_INITIATE.Enum(), Token: tok, Auths: []*hadooppb.RpcSaslProto_SaslAuth{echo}}); err != nil {
@@ -110,7 +135,7 @@ func (k *Kerberos) initiate(s *SASLConn, auth *hadooppb.RpcSaslProto_SaslAuth, p
 	}
 	gss, err := ini.Complete(m.GetToken())
 	if err != nil {
-		return nil, fmt.Errorf("SASL: mutual authentication of %s failed: %w", advertised, err)
+		return nil, final(fmt.Errorf("SASL: mutual authentication of %s failed: %w", advertised, err))
 	}
 	// The GSSAPI client answers the AP-REP with an empty token, and the field must be present.
 	if err := s.Send(&hadooppb.RpcSaslProto{State: hadooppb.RpcSaslProto_RESPONSE.Enum(), Token: []byte{}}); err != nil {
@@ -138,11 +163,11 @@ func (k *Kerberos) readOffer(s *SASLConn, gss *kerberos.Context) (mask byte, max
 	}
 	b, _, err := gss.Unwrap(m.GetToken())
 	if err != nil {
-		return 0, 0, fmt.Errorf("SASL: security-layer offer: %w", err)
+		return 0, 0, final(fmt.Errorf("SASL: security-layer offer: %w", err))
 	}
 	mask, maxBuf, err = parseLayer(b)
 	if err != nil {
-		return 0, 0, fmt.Errorf("SASL: %w", err)
+		return 0, 0, final(fmt.Errorf("SASL: %w", err))
 	}
 	return mask, maxBuf, nil
 }
@@ -157,7 +182,7 @@ func (k *Kerberos) selectLayer(s *SASLConn, gss *kerberos.Context, prot []QOP, m
 		}
 	}
 	if chosen == 0 {
-		return nil, fmt.Errorf("%w: the server offers %s, hadoop.rpc.protection here is %s", ErrNoCommonProtection, maskString(mask), maskString(qopMask(prot)))
+		return nil, final(fmt.Errorf("%w: the server offers %s, hadoop.rpc.protection here is %s", ErrNoCommonProtection, maskString(mask), maskString(qopMask(prot))))
 	}
 	tok, err := gss.Wrap(layerMessage(byte(chosen), defaultMaxBuffer), false)
 	if err != nil {

@@ -51,6 +51,9 @@ var (
 	ErrTicketExpired = errors.New("Kerberos ticket expired")
 	// ErrLogin: the KDC refused the login, or could not be reached.
 	ErrLogin = errors.New("Kerberos login failed")
+	// ErrKDCRefused is wrapped with ErrLogin when the KDC answered with an error (an unknown
+	// principal, a wrong key): unlike an unreachable KDC, asking again gets the same answer.
+	ErrKDCRefused = errors.New("refused by the KDC")
 )
 
 // Credentials are a logged-in client: it asks the KDC for service tickets. A keytab login
@@ -254,13 +257,24 @@ func (c *Credentials) RealmOf(host string) string {
 func (c *Credentials) ServiceTicket(service string) (messages.Ticket, types.EncryptionKey, error) {
 	tkt, key, err := c.cl.GetServiceTicket(service)
 	if err != nil {
-		return tkt, key, fmt.Errorf("%w: no service ticket for %s as %s (from %s): %s", ErrLogin, service, c.Principal(), c.source, kdcText(err))
+		if kdcAnswered(err) {
+			err = fmt.Errorf("%w: %s", ErrKDCRefused, kdcText(err))
+		} else {
+			err = errors.New(kdcText(err))
+		}
+		return tkt, key, fmt.Errorf("%w: no service ticket for %s as %s (from %s): %w", ErrLogin, service, c.Principal(), c.source, err)
 	}
 	return tkt, key, nil
 }
 
 // Close stops background renewal and forgets the tickets.
 func (c *Credentials) Close() { c.cl.Destroy() }
+
+// kdcAnswered reports whether err carries the KDC's own error (KRB-ERROR).
+func kdcAnswered(err error) bool {
+	var kerr messages.KRBError
+	return errors.As(err, &kerr) || strings.Contains(err.Error(), "KRB Error: ")
+}
 
 // kdcText shortens gokrb5's layered error texts to what a user needs: the KDC's own error
 // (principal unknown, pre-authentication failed) or that the KDC could not be reached.

@@ -164,7 +164,7 @@ func (c *Client) invoke(ctx context.Context, req *ompb.OMRequest) (*ompb.OMRespo
 		case ctx.Err() != nil:
 			return nil, "", last
 		case hadooprpc.IsRemoteClass(err, classLeaderNotReady): // the same OM again
-		case hadooprpc.IsRemoteClass(err, classNotLeader), errors.As(err, &ce) && !errors.Is(err, hadooprpc.ErrBadResponse):
+		case hadooprpc.IsRemoteClass(err, classNotLeader), errors.As(err, &ce) && !errors.Is(err, hadooprpc.ErrBadResponse) && !isAuthError(err):
 			cur = (cur + 1) % len(c.nodes)
 		default:
 			return nil, "", last
@@ -178,6 +178,12 @@ func (c *Client) invoke(ctx context.Context, req *ompb.OMRequest) (*ompb.OMRespo
 		}
 	}
 	return nil, "", fmt.Errorf("%w (after %d failovers)", last, c.opts.MaxFailovers)
+}
+
+// isAuthError reports a SASL exchange that failed for good (hadooprpc.AuthError).
+func isAuthError(err error) bool {
+	var ae *hadooprpc.AuthError
+	return errors.As(err, &ae)
 }
 
 // randomUUID is the client id Java sends: a random UUID as text (ClientId.randomId().toString()).

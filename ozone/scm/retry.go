@@ -44,8 +44,11 @@ var (
 // Ozone: hadoop-hdds/framework/.../scm/proxy/SCMFailoverProxyProviderBase.java (retry policy).
 func decide(err error) action {
 	class := hadooprpc.RemoteClass(err)
+	var auth *hadooprpc.AuthError
 	switch {
 	case class == "AccessControlException":
+		return actFail
+	case errors.As(err, &auth): // SCM answered; our side refuses its answer (a principal, a protection)
 		return actFail
 	case ipcFailClasses[class],
 		errors.Is(err, hadooprpc.ErrBadResponse), // length errors, undecodable replies
