@@ -216,3 +216,15 @@ export function second() { globalThis.seen = [exec.vu.tags.mine, exec.vu.metrics
 		t.Fatalf("second scenario's sample: tags %v metadata %v", marks[1].Tags.Map(), marks[1].Metadata)
 	}
 }
+
+// TestExecVUIterationOutsideIterations: exec.vu.iterationInInstance is 0 in setup, as __ITER
+// and k6, not -1.
+func TestExecVUIterationOutsideIterations(t *testing.T) {
+	e := mustLoad(t, map[string]string{"script.js": `import exec from "k6/execution";
+export function setup() { return [exec.vu.iterationInInstance, __ITER]; }
+export default function () {}`}, "script.js", Config{})
+	data, err := e.r.Setup(context.Background())
+	if err != nil || string(data) != "[0,0]" {
+		t.Errorf("setup saw %s (%v), want [0,0]", data, err)
+	}
+}

@@ -43,11 +43,12 @@ func decodeDuration(data []byte) (time.Duration, error) {
 const day = 24 * time.Hour
 
 // ParseDuration parses a k6 duration string: Go duration syntax with an optional leading whole
-// number of days ("2d", "1d12h30m", "-1d2h"). A bare integer string is taken as milliseconds,
-// the same as a JSON number (grafana/k6 lib/types/types.go, ParseExtendedDuration).
+// number of days ("2d", "1d12h30m", "-1d2h"). A string needs its unit: a bare number ("1000")
+// is refused, as k6 refuses it on the command line and in K6_* variables; only a JSON number
+// is milliseconds (decodeDuration).
 func ParseDuration(s string) (time.Duration, error) {
-	if ms, err := strconv.ParseInt(s, 10, 64); err == nil {
-		return millisToDuration(float64(ms))
+	if _, err := strconv.ParseInt(s, 10, 64); err == nil && s != "0" {
+		return 0, fmt.Errorf("invalid duration %q: missing unit, e.g. %sms or %ss", s, s, s)
 	}
 	i := strings.IndexByte(s, 'd')
 	if i < 0 {

@@ -27,7 +27,7 @@ var envVars = []envVar{
 		return err
 	}},
 	{"K6_TAGS", func(o *Options, v string) (err error) {
-		o.Tags, err = ParseTags(SplitList(v))
+		o.Tags, err = ParseEnvTags(v)
 		return err
 	}},
 	{"K6_SYSTEM_TAGS", func(o *Options, v string) error { o.SystemTags = SplitList(v); return nil }},

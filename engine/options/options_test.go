@@ -306,3 +306,42 @@ func TestSummaryAndSystemTags(t *testing.T) {
 		t.Errorf("defaults: tags %v mode %v", d.EnabledSystemTags(), d.SummaryModeValue())
 	}
 }
+
+// TestK6ListAndTagForms: K6_TAGS in k6's name:value form (and name=value), quoted list items
+// as k6's CSV-read list flags take them (`""` is no item), and durations that need a unit.
+func TestK6ListAndTagForms(t *testing.T) {
+	o := mustEnv(t, map[string]string{"K6_TAGS": "team:ozone, url=http://x:1/a", "K6_SYSTEM_TAGS": `""`})
+	if !reflect.DeepEqual(o.Tags, map[string]string{"team": "ozone", "url": "http://x:1/a"}) {
+		t.Errorf("K6_TAGS: %v", o.Tags)
+	}
+	if o.SystemTags == nil || len(o.SystemTags) != 0 {
+		t.Errorf(`K6_SYSTEM_TAGS="": %#v, want an empty (not unset) list`, o.SystemTags)
+	}
+	for in, want := range map[string][]string{`""`: {}, `"a,b", c`: {"a,b", "c"}, ` a, ,b ,`: {"a", "b"}, `x"y,z`: {`x"y`, "z"}} {
+		if got := SplitList(in); !reflect.DeepEqual(got, want) {
+			t.Errorf("SplitList(%s) = %q, want %q", in, got, want)
+		}
+	}
+	for _, bad := range []string{"novalue", ":v", "=v"} {
+		if _, err := ParseEnvTags(bad); err == nil {
+			t.Errorf("ParseEnvTags(%q) accepted", bad)
+		}
+	}
+	for _, env := range []map[string]string{{"K6_DURATION": "1000"}, {"K6_STAGES": "10:5"}} {
+		if _, err := FromEnv(env); err == nil || !strings.Contains(err.Error(), "missing unit") {
+			t.Errorf("%v: %v, want a missing unit", env, err)
+		}
+	}
+}
+
+// TestTestOptionsPaused: exec.test.options has paused.
+func TestTestOptionsPaused(t *testing.T) {
+	c, err := Consolidate(Layers{Script: mustScript(t, `{"paused": true}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := c.TestOptionsJSON()
+	if err != nil || !strings.Contains(string(raw), `"paused":true`) {
+		t.Errorf("exec.test.options %s (%v): no paused", raw, err)
+	}
+}

@@ -1,6 +1,7 @@
 package options
 
 import (
+	"encoding/csv"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -72,13 +73,36 @@ func ParseEnvVar(s string) (name, value string, err error) {
 	return name, value, nil
 }
 
-// SplitList splits a comma-separated list, trimming spaces and dropping empty items.
+// SplitList splits a comma-separated list, trimming spaces and dropping empty items. Items may
+// be double-quoted, as in a CSV line (k6 reads its list flags that way), so `""` is an empty
+// list and `"a,b"` one item.
 func SplitList(s string) []string {
+	r := csv.NewReader(strings.NewReader(s))
+	r.LazyQuotes, r.TrimLeadingSpace = true, true
+	fields, err := r.Read()
+	if err != nil {
+		fields = strings.Split(s, ",") // not CSV (a quote inside an item): plain commas
+	}
 	out := []string{}
-	for _, p := range strings.Split(s, ",") {
+	for _, p := range fields {
 		if p = strings.TrimSpace(p); p != "" {
 			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// ParseEnvTags parses K6_TAGS: comma-separated name:value pairs, k6's form (its environment
+// decoder's map syntax), or name=value as --tag takes them; the first ':' or '=' separates.
+func ParseEnvTags(s string) (map[string]string, error) {
+	items := SplitList(s)
+	tags := make(map[string]string, len(items))
+	for _, it := range items {
+		i := strings.IndexAny(it, ":=")
+		if i <= 0 || strings.TrimSpace(it[:i]) == "" {
+			return nil, fmt.Errorf("%q: use name:value", it)
+		}
+		tags[strings.TrimSpace(it[:i])] = it[i+1:]
+	}
+	return tags, nil
 }

@@ -28,6 +28,7 @@ func (c *Consolidated) TestOptionsJSON() (json.RawMessage, error) {
 		"noSetup":           c.NoSetup,
 		"noTeardown":        c.NoTeardown,
 		"throw":             c.Throw,
+		"paused":            c.Paused,
 		// Read-only in k6 too: the file console output goes to.
 		"consoleOutput": c.ConsoleOutput,
 	}

@@ -63,7 +63,8 @@ func (i *instance) newVU() *goja.Object {
 	_ = m.DefineDataProperty("metadata", meta, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 	getter(rt, o, "idInInstance", func() goja.Value { return rt.ToValue(i.vu.ID()) })
 	getter(rt, o, "idInTest", func() goja.Value { return rt.ToValue(i.vu.IDInTest()) })
-	getter(rt, o, "iterationInInstance", func() goja.Value { return rt.ToValue(i.vu.Iteration()) })
+	// 0 before the VU's first iteration (setup, teardown, init), as __ITER and k6.
+	getter(rt, o, "iterationInInstance", func() goja.Value { return rt.ToValue(max(i.vu.Iteration(), 0)) })
 	getter(rt, o, "iterationInScenario", func() goja.Value { return rt.ToValue(i.vu.IterationInfo().VUInScenario) })
 	_ = o.DefineDataProperty("metrics", m, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 	// Legacy alias of metrics.tags.
