@@ -24,7 +24,8 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binPath = filepath.Join(dir, "dnecho")
-	out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+	// -buildvcs=auto (over a GOFLAGS=-buildvcs=false): `dnecho version` reports the revision.
+	out, err := exec.Command("go", "build", "-buildvcs=auto", "-o", binPath, ".").CombinedOutput()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "build dnecho: %v\n%s", err, out)
 		os.Exit(1)

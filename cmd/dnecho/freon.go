@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/dnecho/dnecho/engine/options"
 	"github.com/dnecho/dnecho/freon"
 	"github.com/dnecho/dnecho/internal/exitcode"
 	"github.com/dnecho/dnecho/ozone/echo"
@@ -54,6 +55,7 @@ type dnEchoFlags struct {
 	ratis         bool
 	report        string
 	out           []string
+	tags          []string
 	failOnLoss    bool
 }
 
@@ -137,6 +139,8 @@ func (f *dnEchoFlags) addFlags(cmd *cobra.Command) {
 	fl.StringArrayVarP(&f.out, "out", "o", nil, "Also send every call's dnecho_* samples to an output, as `dnecho run -o` does:\n"+
 		"json=FILE, csv=FILE, influxdb=URL, xk6-influxdb, experimental-prometheus-rw, opentelemetry, web-dashboard (repeatable;\n"+
 		"K6_* environment variables configure them; K6_WEB_DASHBOARD_EXPORT=report.html keeps the dashboard with this report)")
+	fl.StringArrayVar(&f.tags, "tag", nil, "Run tag NAME=VALUE added to every -o sample, as `dnecho run --tag` does (repeatable;\n"+
+		"default K6_TAGS=NAME=VALUE,...)")
 	fl.BoolVar(&f.failOnLoss, "fail-on-output-loss", false, "Exit 111 when an output dropped samples (by default it is only reported)")
 	sf.add(echo.FieldUser, "user", "", "name", "", "Hadoop RPC user name (default $HADOOP_USER_NAME or the OS user)")
 	sf.addKerberos()
@@ -179,6 +183,11 @@ func runDNEcho(sig *signals, s streams, f *dnEchoFlags) error {
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
+	env := environ()
+	tags, err := f.runTags(env)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
 	logw := freon.NewLogWriter(s.err, nil)
 	sess, err := echo.Open(sig.soft, spec, f.logEvents(logw))
 	if err != nil {
@@ -189,7 +198,7 @@ func runDNEcho(sig *signals, s streams, f *dnEchoFlags) error {
 		_ = logw.Log(freon.ThreadMain, freon.LevelWarn, freon.LoggerDNEcho, msgReadOnlyForced)
 	}
 	_ = logw.Log(freon.ThreadMain, freon.LevelInfo, freon.LoggerDNEchoNotes, "Target: "+sess.Target().Describe())
-	outs, err := openFreonOutputs(f.out, environ(), sess, f.run.Threads, s, logw)
+	outs, err := openFreonOutputs(f.out, env, tags, sess, f.run.Threads, s, logw)
 	if err != nil {
 		return err
 	}
@@ -219,6 +228,26 @@ func runDNEcho(sig *signals, s streams, f *dnEchoFlags) error {
 		return withCode(freonExitFailed, errors.New(freon.MsgTestFailed))
 	}
 	return nil
+}
+
+// runTags are the tags of every sample: --tag, else K6_TAGS, as in `dnecho run`.
+func (f *dnEchoFlags) runTags(env map[string]string) (map[string]string, error) {
+	if f.tags != nil {
+		tags, err := options.ParseTags(f.tags)
+		if err != nil {
+			return nil, fmt.Errorf("--tag %w", err)
+		}
+		return tags, nil
+	}
+	v, ok := env["K6_TAGS"]
+	if !ok {
+		return nil, nil
+	}
+	tags, err := options.ParseTags(options.SplitList(v))
+	if err != nil {
+		return nil, fmt.Errorf("K6_TAGS %w", err)
+	}
+	return tags, nil
 }
 
 // openFailed maps a failed Open to its exit status: an interrupt (130), a bad option (2), or a

@@ -31,8 +31,9 @@ type freonOutputs struct {
 // feedInterval is how often buffered calls reach the outputs (and the vus gauge is sampled).
 const feedInterval = time.Second
 
-// openFreonOutputs starts the outputs for a session; nil (and no cost per call) without any.
-func openFreonOutputs(specs []string, env map[string]string, sess *echo.Session, threads int, s streams, logw *freon.LogWriter) (*freonOutputs, error) {
+// openFreonOutputs starts the outputs for a session, every sample tagged with tags (--tag);
+// nil (and no cost per call) without any output.
+func openFreonOutputs(specs []string, env, tags map[string]string, sess *echo.Session, threads int, s streams, logw *freon.LogWriter) (*freonOutputs, error) {
 	if len(specs) == 0 && !strings.EqualFold(env["K6_WEB_DASHBOARD"], "true") {
 		return nil, nil
 	}
@@ -53,7 +54,7 @@ func openFreonOutputs(specs []string, env map[string]string, sess *echo.Session,
 		return nil, err
 	}
 	o := &freonOutputs{
-		set: set, feed: echometrics.NewFeed(set, m, echometrics.FixedTags(nil, sess), sess.Mode()),
+		set: set, feed: echometrics.NewFeed(set, m, echometrics.FixedTags(tags, sess), sess.Mode()),
 		vus: vus, threads: float64(threads), log: logw, stop: make(chan struct{}), done: make(chan struct{}),
 	}
 	go o.loop()

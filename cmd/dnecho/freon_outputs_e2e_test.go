@@ -69,3 +69,67 @@ func TestFreonOutputs(t *testing.T) {
 	}
 	mustContain(t, r, `unsupported output type "carrier-pigeon"`)
 }
+
+// freon's samples carry the run tags of --tag, else of K6_TAGS, as `run`'s do; a malformed tag is
+// a usage error naming where it came from, before SCM is asked.
+func TestFreonRunTags(t *testing.T) {
+	_, conf := startCluster(t, minicluster.Options{})
+	for _, tc := range []struct {
+		name string
+		env  []string
+		args []string
+		want map[string]string
+	}{
+		{"flag", []string{"K6_TAGS=testid=env"}, []string{"--tag", "testid=nightly", "--tag", "team=storage"}, map[string]string{"testid": "nightly", "team": "storage"}},
+		{"environment", []string{"K6_TAGS=testid=env, team=storage"}, nil, map[string]string{"testid": "env", "team": "storage"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			samples := filepath.Join(t.TempDir(), "samples.json")
+			args := append([]string{"freon", "dn-echo", "--conf", conf, "--container-id", "1", "-n", "5", "-o", "json=" + samples}, tc.args...)
+			if r := dnechoEnv(t, tc.env, args...); r.code != 0 {
+				t.Fatalf("exit %d\n%s", r.code, r.all())
+			}
+			b, err := os.ReadFile(samples)
+			if err != nil {
+				t.Fatal(err)
+			}
+			points := 0
+			for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+				var line struct {
+					Type string `json:"type"`
+					Data struct {
+						Tags map[string]string `json:"tags"`
+					} `json:"data"`
+				}
+				if err := json.Unmarshal([]byte(l), &line); err != nil {
+					t.Fatal(err)
+				}
+				if line.Type != "Point" {
+					continue
+				}
+				points++
+				for k, v := range tc.want {
+					if line.Data.Tags[k] != v {
+						t.Fatalf("tag %s = %q, want %q: %v", k, line.Data.Tags[k], v, line.Data.Tags)
+					}
+				}
+			}
+			if points == 0 {
+				t.Fatal("no points")
+			}
+		})
+	}
+	for _, tc := range []struct {
+		env  []string
+		args []string
+		want string
+	}{
+		{nil, []string{"--tag", "novalue"}, `--tag "novalue": use name=value`},
+		{[]string{"K6_TAGS=a=1,=2"}, nil, `K6_TAGS "=2": use name=value`},
+	} {
+		r := dnechoEnv(t, tc.env, append([]string{"freon", "dn-echo", "--scm", "127.0.0.1:1", "--container-id", "1"}, tc.args...)...)
+		if r.code != exitUsage || !strings.Contains(r.stderr, tc.want) || r.took > 5*time.Second {
+			t.Errorf("exit %d after %s, want %d at once with %q\n%s", r.code, r.took, exitUsage, tc.want, r.all())
+		}
+	}
+}

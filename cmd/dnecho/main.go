@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -20,23 +19,6 @@ import (
 	"github.com/dnecho/dnecho/internal/exitcode"
 	"github.com/dnecho/dnecho/internal/heapfloor"
 )
-
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
-
-// versionLine is what `dnecho version` and `dnecho --version` print, in k6's form.
-func versionLine() string {
-	return fmt.Sprintf("dnecho %s (%s, %s/%s)", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
-}
-
-func newVersionCommand(s streams) *cobra.Command {
-	return &cobra.Command{
-		Use:   "version",
-		Short: "Show the version of dnecho",
-		Args:  cobra.NoArgs,
-		Run:   func(*cobra.Command, []string) { fmt.Fprintln(s.out, versionLine()) },
-	}
-}
 
 // exitError carries a process exit code through cobra's error return.
 type exitError struct {
@@ -102,7 +84,7 @@ func watchSignals() *signals {
 }
 
 func main() {
-	otlp.Version = version
+	otlp.Version, _ = dnechoVersion()
 	// Every command is a load tool, a server under one or a short-lived helper: none should pay
 	// for collections of a heap of a few MB (internal/heapfloor). GOGC in the environment wins.
 	stopFloor := heapfloor.Start(heapfloor.DefaultFloor)
@@ -144,12 +126,8 @@ func newRootCommand(sig *signals, s streams) *cobra.Command {
   dnecho run script.js                 run a k6-style scenario script (import dnecho from 'k6/x/dnecho')
 
 Point dnecho at a cluster with --conf DIR (or OZONE_CONF_DIR) holding ozone-site.xml, or --scm host:port.
-
-Garbage collection: dnecho does not collect while its heap is under 64 MiB (a client's live heap is
-a few MB, and collecting it every few MB cost 10-20% of its CPU), or under a quarter of its memory
-limit (GOMEMLIMIT or the container's cgroup limit) if that is less. Above that it collects as Go does
-by default. Setting GOGC (e.g. GOGC=100) turns this off and leaves the collector to you.`,
-		Version:       version,
+How dnecho uses memory and the garbage collector: dnecho help gc.`,
+		Version:       "set", // cobra adds --version only when this is set; the template prints versionLine
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -178,6 +156,7 @@ by default. Setting GOGC (e.g. GOGC=100) turns this off and leaves the collector
 	root.AddCommand(newAggregateCommand(sig, s))
 	applyProgName(root, filepath.Base(os.Args[0]))
 	root.AddCommand(newVersionCommand(s))
+	root.AddCommand(newGCHelpTopic())
 	root.AddCommand(newArchiveCommand(sig, s))
 	root.AddCommand(newInspectCommand(sig, s))
 	root.SetVersionTemplate(versionLine() + "\n")
