@@ -106,6 +106,9 @@ func (d *distFlags) startAPI(cmd *cobra.Command, env map[string]string, log *slo
 		return nil, withCode(exitcode.CannotStartAPI, err)
 	}
 	api.control = runner.NewControl()
+	if api.linger {
+		api.control.KeepScript() // POST /v1/teardown after the test, as k6 allows
+	}
 	api.srv = restapi.Serve(ln, api.control, log)
 	log.Debug("REST API listening on " + ln.Addr().String())
 	return api, nil
@@ -143,4 +146,5 @@ func (a *restAPI) finish(sig *signals, out io.Writer, quiet bool) {
 		<-sig.soft.Done()
 	}
 	_ = a.srv.Close()
+	a.control.Close()
 }

@@ -36,6 +36,9 @@ type Control struct {
 	ctx     context.Context // ends on Stop
 	cancel  context.CancelFunc
 	stopErr error
+	// keep makes the script outlive Run (KeepScript); release then frees it on Close.
+	keep    bool
+	release func()
 }
 
 var _ restapi.Controller = (*Control)(nil)
@@ -64,15 +67,51 @@ func (c *Control) attach(t *testRun, paused bool) {
 	c.paused = paused && !c.resumed
 }
 
-// detach marks the run as over: the REST API keeps answering (--linger) from what it kept.
+// detach marks the run as over: the REST API keeps answering (--linger) from what it kept, and
+// with KeepScript can still run setup and teardown.
 func (c *Control) detach(final restapi.RunStatus) {
 	if c == nil {
 		return
 	}
 	c.mu.Lock()
-	c.over = true
+	c.over = !c.keep
 	c.mu.Unlock()
 	c.setStatus(final)
+}
+
+// KeepScript makes the script outlive Run until Close, so that POST /v1/setup and
+// /v1/teardown still run after the test while the API lingers, as in k6 (--linger).
+func (c *Control) KeepScript() {
+	c.mu.Lock()
+	c.keep = true
+	c.mu.Unlock()
+}
+
+// adopt takes over freeing the run's script when KeepScript asked for it; false means the
+// caller frees it now.
+func (c *Control) adopt(release func()) bool {
+	if c == nil {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.keep || c.run == nil {
+		return false
+	}
+	c.release = release
+	return true
+}
+
+// Close frees a script kept by KeepScript; later REST calls that need it get errRunOver. Call
+// it once the API has stopped serving.
+func (c *Control) Close() {
+	c.mu.Lock()
+	release := c.release
+	c.release, c.over = nil, true
+	c.mu.Unlock()
+	if release != nil {
+		release()
+	}
 }
 
 // holding says whether a run its options pause is still waiting to be started (not resumed nor

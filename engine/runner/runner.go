@@ -119,7 +119,11 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		cfg.Stderr = io.Discard
 	}
 	t := &testRun{cfg: cfg, log: cfg.Logger, control: cfg.Control}
-	defer t.release()
+	defer func() {
+		if !t.control.adopt(t.release) {
+			t.release()
+		}
+	}()
 	if err := t.prepare(ctx); err != nil {
 		if ctx.Err() != nil || cfg.Hard.Err() != nil {
 			// Loading was cut short by the stop; the failure is its consequence, not its cause.
