@@ -1,0 +1,281 @@
+// Package realozone starts a real Apache Ozone cluster on 127.0.0.1 from the release jars on
+// Maven Central: one SCM, one Ozone Manager and N DataNodes, each a plain `java` process with its
+// own conf dir, ports and data dirs, waiting until a RATIS/THREE pipeline is open. Tests and
+// `make real-cluster` use it as the peer that dnecho must work with; Java freon runs from the same
+// jars. docs/real-ozone.md has the recipe and what it took to make it work.
+package realozone
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Defaults of Options.
+const (
+	DefaultDataNodes    = 3
+	DefaultStartTimeout = 240 * time.Second
+	DefaultHeap         = "512m"
+)
+
+// Options say what cluster to start.
+type Options struct {
+	// Dir is the work dir for conf dirs, data and logs; it must exist and be empty.
+	Dir string
+	// DataNodes is the number of DataNodes (DefaultDataNodes when 0).
+	DataNodes int
+	// Heap is each daemon's -Xmx (DefaultHeap when empty).
+	Heap string
+	// StartTimeout bounds the whole start, from SCM's init to an open pipeline.
+	StartTimeout time.Duration
+	// Secure, when set, starts the cluster with Kerberos, tokens and TLS.
+	Secure *Security
+	// Extra are further ozone-site.xml entries for every process; they win over the defaults.
+	Extra map[string]string
+	// Progress receives one line per step (nil for none).
+	Progress io.Writer
+}
+
+// Cluster is a running real cluster.
+type Cluster struct {
+	// Dir is the work dir; logs are in Dir/logs/<role>.log.
+	Dir string
+	// ClientConf is the conf dir a client (dnecho --conf, Java freon) uses.
+	ClientConf string
+	// SCM is the SCM client address, OM the Ozone Manager's.
+	SCM, OM string
+	// DataNodes are the DataNode processes, in start order.
+	DataNodes []*DataNode
+
+	opts      Options
+	classpath string
+	scm       scmPorts
+	om        omPorts
+
+	mu    sync.Mutex
+	procs map[string]*process
+}
+
+// DataNode is one DataNode process.
+type DataNode struct {
+	// Index counts from 1.
+	Index int
+	name  string
+	ports dnPorts
+}
+
+// GRPC is the DataNode's Xceiver gRPC address (hdds.container.ipc.port).
+func (d *DataNode) GRPC() string { return fmt.Sprintf("127.0.0.1:%d", d.ports.ipc) }
+
+// Ratis is the DataNode's Ratis client address (hdds.container.ratis.ipc.port).
+func (d *DataNode) Ratis() string { return fmt.Sprintf("127.0.0.1:%d", d.ports.ratisIPC) }
+
+// Start starts SCM, OM and the DataNodes and waits for safe mode to end (which, with
+// hdds.scm.safemode.min.datanode set to the DataNode count, means a RATIS/THREE pipeline is open).
+// On any failure it stops what it started and returns an error with the failing process's log tail.
+func Start(ctx context.Context, opts Options) (*Cluster, error) {
+	if opts.DataNodes == 0 {
+		opts.DataNodes = DefaultDataNodes
+	}
+	if opts.Heap == "" {
+		opts.Heap = DefaultHeap
+	}
+	if opts.StartTimeout == 0 {
+		opts.StartTimeout = DefaultStartTimeout
+	}
+	cp, err := Classpath(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	c := &Cluster{Dir: opts.Dir, ClientConf: filepath.Join(opts.Dir, "conf", "client"), opts: opts, classpath: cp, procs: map[string]*process{}}
+	if err := c.layout(); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, opts.StartTimeout)
+	defer cancel()
+	if err := c.boot(ctx); err != nil {
+		c.Stop()
+		if ctx.Err() != nil {
+			err = fmt.Errorf("not ready within %s: %w", opts.StartTimeout, err)
+		}
+		return nil, fmt.Errorf("real ozone %s: %w", Version, err)
+	}
+	return c, nil
+}
+
+// layout picks the ports and writes every conf dir.
+func (c *Cluster) layout() (err error) {
+	if c.scm, err = newSCMPorts(); err != nil {
+		return err
+	}
+	if c.om, err = newOMPorts(); err != nil {
+		return err
+	}
+	c.SCM = fmt.Sprintf("127.0.0.1:%d", c.scm.client)
+	c.OM = fmt.Sprintf("127.0.0.1:%d", c.om.rpc)
+	for i := 1; i <= c.opts.DataNodes; i++ {
+		d := &DataNode{Index: i, name: fmt.Sprintf("dn%d", i)}
+		if d.ports, err = newDNPorts(); err != nil {
+			return err
+		}
+		c.DataNodes = append(c.DataNodes, d)
+	}
+	for _, dir := range []string{"logs", "tmp"} {
+		if err := os.MkdirAll(filepath.Join(c.Dir, dir), 0o755); err != nil {
+			return err
+		}
+	}
+	for _, role := range []string{"scm", "om", "client"} {
+		props := append(c.shared(), property{"ozone.metadata.dirs", filepath.Join(c.Dir, role, "meta")})
+		if err := writeConf(c.confDir(role), props); err != nil {
+			return err
+		}
+	}
+	for _, d := range c.DataNodes {
+		if err := c.writeDataNodeConf(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *Cluster) confDir(role string) string { return filepath.Join(c.Dir, "conf", role) }
+
+func (c *Cluster) writeDataNodeConf(d *DataNode) error {
+	return writeConf(c.confDir(d.name), append(c.shared(), c.dataNodeProps(d)...))
+}
+
+// Main classes of Ozone 2.2.0 (docs/real-ozone.md, "Main classes").
+const (
+	scmMain   = "org.apache.hadoop.hdds.scm.server.StorageContainerManagerStarter"
+	omMain    = "org.apache.hadoop.ozone.om.OzoneManagerStarter"
+	dnMain    = "org.apache.hadoop.ozone.HddsDatanodeService"
+	adminMain = "org.apache.hadoop.ozone.admin.OzoneAdmin"
+	freonMain = "org.apache.hadoop.ozone.freon.Freon"
+)
+
+// boot runs the start order: SCM init, SCM, OM init, OM, DataNodes, safe-mode exit.
+func (c *Cluster) boot(ctx context.Context) error {
+	c.step("initialising SCM")
+	if out, err := c.runOnce(ctx, "scm-init", "scm", scmMain, "--init"); err != nil {
+		return fmt.Errorf("scm --init: %w\n%s", err, tail(out, 20))
+	}
+	c.step("starting SCM on " + c.SCM)
+	if err := c.startDaemon("scm", "scm", scmMain); err != nil {
+		return err
+	}
+	if err := c.waitPort(ctx, "scm", c.scm.client); err != nil {
+		return err
+	}
+	c.step("initialising OM")
+	if out, err := c.runOnce(ctx, "om-init", "om", omMain, "--init"); err != nil {
+		return fmt.Errorf("om --init: %w\n%s", err, tail(out, 20))
+	}
+	c.step("starting OM on " + c.OM)
+	if err := c.startDaemon("om", "om", omMain); err != nil {
+		return err
+	}
+	c.step(fmt.Sprintf("starting %d DataNodes", len(c.DataNodes)))
+	for _, d := range c.DataNodes {
+		if err := c.startDaemon(d.name, d.name, dnMain); err != nil {
+			return err
+		}
+	}
+	c.step("waiting for SCM to leave safe mode (an open RATIS/THREE pipeline)")
+	return c.waitSafeModeExit(ctx)
+}
+
+// waitSafeModeExit runs `ozone admin safemode wait` until the deadline, failing early when a
+// daemon has exited.
+func (c *Cluster) waitSafeModeExit(ctx context.Context) error {
+	deadline, _ := ctx.Deadline()
+	secs := int(time.Until(deadline).Seconds())
+	if secs < 1 {
+		secs = 1
+	}
+	done := make(chan error, 1)
+	var out string
+	go func() {
+		var err error
+		out, err = c.Admin(ctx, "safemode", "wait", "-t", strconv.Itoa(secs))
+		done <- err
+	}()
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			if err != nil {
+				return fmt.Errorf("safe mode did not end: %w\n%s\nscm log:\n%s", err, tail(out, 5), c.LogTail("scm", 20))
+			}
+			return nil
+		case <-tick.C:
+			if err := c.exited(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// CreateContainer allocates a RATIS/THREE container and returns its id.
+func (c *Cluster) CreateContainer(ctx context.Context) (int64, error) {
+	out, err := c.Admin(ctx, "container", "create", "-t", "RATIS", "-r", "THREE")
+	if err != nil {
+		return 0, fmt.Errorf("container create: %w\n%s", err, tail(out, 10))
+	}
+	m := regexp.MustCompile(`Container (\d+) is created`).FindStringSubmatch(out)
+	if m == nil {
+		return 0, fmt.Errorf("container create: no id in %q", tail(out, 5))
+	}
+	return strconv.ParseInt(m[1], 10, 64)
+}
+
+// CloseContainer asks SCM to close a container and waits until SCM reports it CLOSED.
+func (c *Cluster) CloseContainer(ctx context.Context, id int64) error {
+	if out, err := c.Admin(ctx, "container", "close", strconv.FormatInt(id, 10)); err != nil {
+		return fmt.Errorf("container close %d: %w\n%s", id, err, tail(out, 10))
+	}
+	for {
+		out, err := c.Admin(ctx, "container", "info", strconv.FormatInt(id, 10))
+		if err == nil && strings.Contains(out, "Container State: CLOSED") {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("container %d not CLOSED: %w\n%s", id, ctx.Err(), tail(out, 5))
+		case <-time.After(2 * time.Second):
+		}
+	}
+}
+
+// Admin runs `ozone admin ARGS` with the client conf and returns its combined output.
+func (c *Cluster) Admin(ctx context.Context, args ...string) (string, error) {
+	return c.runOnce(ctx, "", "client", adminMain, args...)
+}
+
+// step reports progress.
+func (c *Cluster) step(s string) {
+	if c.opts.Progress != nil {
+		fmt.Fprintf(c.opts.Progress, "real ozone %s: %s\n", Version, s)
+	}
+}
+
+// LogTail returns the last n lines of a process's log ("scm", "om", "dn1", ...).
+func (c *Cluster) LogTail(name string, n int) string {
+	b, err := os.ReadFile(filepath.Join(c.Dir, "logs", name+".log"))
+	if err != nil {
+		return err.Error()
+	}
+	return tail(string(b), n)
+}
+
+// errExited is returned when a daemon stops on its own.
+var errExited = errors.New("exited")
