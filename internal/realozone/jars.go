@@ -1,8 +1,8 @@
 package realozone
 
 import (
-	_ "embed"
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	"io"
