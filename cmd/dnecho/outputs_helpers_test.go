@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -64,49 +62,4 @@ func reqs(t *testing.T, e summaryExport) int64 {
 		t.Fatalf("no dnecho_reqs in the summary: %v", e.Metrics["dnecho_reqs"])
 	}
 	return int64(n)
-}
-
-// dashboardTargets returns the queries of a Grafana dashboard file in deploy/grafana, with the
-// template variables' queries first.
-func dashboardTargets(t *testing.T, file, key string) []string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "deploy", "grafana", file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var d struct {
-		Templating struct {
-			List []struct {
-				Query json.RawMessage `json:"query"`
-			} `json:"list"`
-		} `json:"templating"`
-		Panels []struct {
-			Title   string           `json:"title"`
-			Targets []map[string]any `json:"targets"`
-		} `json:"panels"`
-	}
-	if err := json.Unmarshal(b, &d); err != nil {
-		t.Fatalf("%s: %v", file, err)
-	}
-	var qs []string
-	for _, v := range d.Templating.List {
-		var s string
-		var o struct{ Query string }
-		if json.Unmarshal(v.Query, &s) != nil {
-			_ = json.Unmarshal(v.Query, &o)
-			s = o.Query
-		}
-		qs = append(qs, s)
-	}
-	for _, p := range d.Panels {
-		for _, tg := range p.Targets {
-			if q, _ := tg[key].(string); q != "" {
-				qs = append(qs, q)
-			}
-		}
-	}
-	if len(qs) < 5 {
-		t.Fatalf("%s: only %d queries", file, len(qs))
-	}
-	return qs
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"net"
 	"slices"
 	"strings"
@@ -12,12 +11,11 @@ import (
 )
 
 // TestOutputInfluxDB writes a run to a real InfluxDB 1.x over HTTP and UDP and reads it back:
-// every call is a point, tags are k6's (no empty group tag), and the Grafana dashboard's own
-// queries return data.
+// every call is a point and tags are k6's (no empty group tag); TestGrafanaDashboards checks the
+// dashboards' queries.
 func TestOutputInfluxDB(t *testing.T) {
 	t.Parallel()
 	db := teststore.StartInfluxDB(t)
-	start := time.Now()
 	r, e := runOutputs(t, []string{"K6_INFLUXDB_PUSH_INTERVAL=200ms"},
 		"-o", "influxdb="+db.URL+"/dnecho?precision=ns", "-o", "influxdb=udp://"+db.UDPAddr)
 	want := reqs(t, e)
@@ -47,12 +45,6 @@ func TestOutputInfluxDB(t *testing.T) {
 	if len(dns) == 0 || len(dns[0].Values) != 3 {
 		t.Errorf("want the 3 DataNodes of the local cluster as datanode values: %+v", dns)
 	}
-	for _, q := range dashboardTargets(t, "dnecho-influxdb.json", "query") {
-		q = grafanaInflux(q, start)
-		if s := db.Query(t, "dnecho", q); len(s) == 0 || len(s[0].Values) == 0 {
-			t.Errorf("dashboard query returns nothing: %s", q)
-		}
-	}
 	// UDP is fire-and-forget: the listener batches what arrives; just check that points land.
 	deadline := time.Now().Add(10 * time.Second)
 	for db.Count(t, teststore.UDPDatabase, "dnecho_reqs") == 0 {
@@ -61,14 +53,6 @@ func TestOutputInfluxDB(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-// grafanaInflux expands the Grafana macros and variables of an InfluxQL dashboard query.
-func grafanaInflux(q string, since time.Time) string {
-	return strings.NewReplacer(
-		"$timeFilter", fmt.Sprintf("time >= %dms", since.Add(-time.Minute).UnixMilli()),
-		"$__interval", "1s", "$datanode", ".*",
-	).Replace(q)
 }
 
 // TestOutputXk6InfluxDB writes through the InfluxDB v2 API (org, bucket, token) to an in-process

@@ -2,7 +2,6 @@ package main
 
 import (
 	"math"
-	"strings"
 	"testing"
 	"time"
 
@@ -11,7 +10,7 @@ import (
 
 // TestOutputPrometheus writes two runs to a real Prometheus 2.42 by remote write and reads them
 // back: k6's names and labels, counts equal to the summary's, trend stats in seconds, native
-// histograms, stale markers, and the Grafana dashboard's own queries.
+// histograms and stale markers (TestGrafanaDashboards checks the dashboards' queries).
 func TestOutputPrometheus(t *testing.T) {
 	t.Parallel()
 	prom := teststore.StartPrometheus(t)
@@ -64,14 +63,4 @@ func TestOutputPrometheus(t *testing.T) {
 		t.Errorf("native histogram rate: %v", got)
 	}
 
-	for _, q := range dashboardTargets(t, "dnecho-prometheus.json", "expr") {
-		q = strings.NewReplacer("$__rate_interval", "10m", "$datanode", ".*").Replace(q)
-		if args, ok := strings.CutPrefix(q, "label_values("); ok { // Grafana's, for the variable
-			metric, label, _ := strings.Cut(strings.TrimSuffix(args, ")"), ",")
-			q = "count by (" + label + ") (" + metric + ")"
-		}
-		if got := prom.Query(t, q, later); len(got) == 0 {
-			t.Errorf("dashboard query returns nothing: %s", q)
-		}
-	}
 }

@@ -1,0 +1,245 @@
+package main
+
+import (
+	"fmt"
+	"maps"
+	"math"
+
+	"github.com/dnecho/dnecho/internal/teststore"
+)
+
+// The checks of TestGrafanaDashboards, by dashboard query ("panel id/refId"). Prometheus queries
+// are evaluated over the run with $__rate_interval = $__range = 15m, so a windowed rate at the
+// run's last sample covers the whole run; InfluxDB queries with the interval each check names.
+//
+// Counts must match the summary exactly, failure rates within 1%, latency quantiles within a
+// native histogram bucket (about 9%). Calls per second are Prometheus' rate(), which extrapolates
+// and misses what a series holds at its first sample (a series of failed calls is born mid-run
+// holding a few; on a loaded machine the first push holds many): they get 25%, enough to tell one
+// run from two.
+
+// promCheck checks a query's series against a run's summaries.
+type promCheck func(ss []promSeries, w runWant) error
+
+// window is $__rate_interval in the checks, in seconds.
+const window = 15 * 60
+
+func onlySeries(ss []promSeries) (promSeries, error) {
+	if len(ss) != 1 {
+		return promSeries{}, fmt.Errorf("%d series, want 1", len(ss))
+	}
+	return ss[0], nil
+}
+
+// lastNear checks the one series' last value against want(w) within rel.
+func lastNear(want func(runWant) float64, rel float64) promCheck {
+	return func(ss []promSeries, w runWant) error {
+		s, err := onlySeries(ss)
+		if err != nil {
+			return err
+		}
+		if got, want := s.last(), want(w); !near(got, want, rel) {
+			return fmt.Errorf("shows %g at the end of the run, the summary says %g (tolerance %g%%)", got, want, 100*rel)
+		}
+		return nil
+	}
+}
+
+// stat is a latency stat of the summary in seconds; 0 for a distributed run.
+func stat(name string) func(runWant) float64 {
+	return func(w runWant) float64 { return w.stats[name] / 1000 }
+}
+
+// quantile checks a latency quantile (seconds) of a single-instance run.
+func quantile(name string, rel float64) promCheck {
+	near := lastNear(stat(name), rel)
+	return func(ss []promSeries, w runWant) error {
+		if w.stats == nil {
+			return nil
+		}
+		return near(ss, w)
+	}
+}
+
+// upperBound checks a value that must lie between a stat of the summary and its max: the
+// highest per-series quantile is at least the test's and at most its max.
+func upperBound(name string) promCheck {
+	return func(ss []promSeries, w runWant) error {
+		s, err := onlySeries(ss)
+		if err != nil {
+			return err
+		}
+		if lo, hi := stat(name)(w), stat("max")(w); s.last() < lo*0.99 || s.last() > hi*1.001 {
+			return fmt.Errorf("shows %g s; the test's %s is %g s and its max %g s", s.last(), name, lo, hi)
+		}
+		return nil
+	}
+}
+
+func calls(w runWant) float64       { return w.calls }
+func failed(w runWant) float64      { return w.failed }
+func failureRate(w runWant) float64 { return w.failureRate() }
+func checksRate(w runWant) float64  { return w.checksRate }
+func perWindow(f func(runWant) float64) func(runWant) float64 {
+	return func(w runWant) float64 { return f(w) / window }
+}
+
+// perDataNode checks one series per DataNode with ok(value, the DataNode's p99 in seconds).
+func perDataNode(ok func(got, want, max float64) bool) promCheck {
+	return func(ss []promSeries, w runWant) error {
+		if len(ss) != 3 {
+			return fmt.Errorf("%d series, want one per DataNode (3)", len(ss))
+		}
+		for _, s := range ss {
+			want, found := w.perDN[s.Metric["datanode"]]
+			if w.stats != nil && (!found || !ok(s.last(), want/1000, stat("max")(w))) {
+				return fmt.Errorf("DataNode %s: %g s, its p99 is %g s (summary: %v)", s.Metric["datanode"], s.last(), want/1000, w.perDN)
+			}
+		}
+		return nil
+	}
+}
+
+var promCommonChecks = map[string]promCheck{
+	"1/A": lastNear(perWindow(calls), 0.25),
+	"2/A": func(ss []promSeries, w runWant) error {
+		s, err := onlySeries(ss)
+		if err == nil && s.max() != w.vus {
+			err = fmt.Errorf("at most %g VUs, the run had %g", s.max(), w.vus)
+		}
+		return err
+	},
+	"5/A": func(ss []promSeries, w runWant) error {
+		var all, bad float64
+		for _, s := range ss {
+			all += s.last() * window
+			if s.Metric["result"] != "SUCCESS" {
+				bad += s.last() * window
+			}
+		}
+		if !near(all, w.calls, 0.25) || !near(bad, w.failed, 0.25) {
+			return fmt.Errorf("%g calls of which %g failed; the summary says %g and %g", all, bad, w.calls, w.failed)
+		}
+		return nil
+	},
+	"6/A":  lastNear(failureRate, 0.01),
+	"6/B":  lastNear(failureRate, 0.01),
+	"6/C":  lastNear(checksRate, 0.01),
+	"8/A":  lastNear(failed, 0),
+	"9/A":  lastNear(calls, 0),
+	"11/A": lastNear(failureRate, 0.01),
+}
+
+func withCommon(m map[string]promCheck) map[string]promCheck {
+	maps.Copy(m, promCommonChecks)
+	return m
+}
+
+// Native histogram buckets are about 9% wide.
+var nativeChecks = withCommon(map[string]promCheck{
+	"3/A": quantile("p(50)", 0.1), "3/B": quantile("p(95)", 0.1), "3/C": quantile("p(99)", 0.1),
+	"3/D": func(ss []promSeries, w runWant) error { // the upper bound of the highest bucket
+		if s, err := onlySeries(ss); err != nil || w.stats == nil {
+			return err
+		} else if mx := stat("max")(w); s.last() < mx || s.last() > mx*1.1 {
+			return fmt.Errorf("shows %g s, the max is %g s", s.last(), mx)
+		}
+		return nil
+	},
+	"4/A":  perDataNode(func(got, want, _ float64) bool { return near(got, want, 0.1) }),
+	"7/A":  quantile("p(99)", 0.1),
+	"10/A": quantile("p(50)", 0.1), "10/B": quantile("p(95)", 0.1), "10/C": quantile("p(99)", 0.1),
+})
+
+var trendStatChecks = withCommon(map[string]promCheck{
+	"3/A": upperBound("p(50)"), "3/B": upperBound("p(95)"), "3/C": upperBound("p(99)"),
+	"3/D": lastNear(stat("max"), 0.001),
+	"4/A": perDataNode(func(got, want, mx float64) bool { return got >= want*0.99 && got <= mx*1.001 }),
+	"7/A": upperBound("p(99)"),
+})
+
+// influxCheck is the $__interval a query runs with and its check.
+type influxCheck struct {
+	interval string
+	check    func(ss []teststore.Series, w runWant) error
+}
+
+// whole is an interval longer than any test: one bucket holds the whole run.
+const whole = "3650d"
+
+// column folds column i of every row of every series.
+func column(ss []teststore.Series, i int, f func(acc, v float64) float64) float64 {
+	acc := math.NaN()
+	for _, s := range ss {
+		for _, row := range s.Values {
+			if v, ok := row[i].(float64); ok {
+				if math.IsNaN(acc) {
+					acc = v
+				} else {
+					acc = f(acc, v)
+				}
+			}
+		}
+	}
+	return acc
+}
+
+func sum(a, b float64) float64 { return a + b }
+
+// influxNear checks the fold of column i against want(w) within rel.
+func influxNear(interval string, i int, fold func(a, b float64) float64, want func(runWant) float64, rel float64) influxCheck {
+	return influxCheck{interval, func(ss []teststore.Series, w runWant) error {
+		if w.stats == nil && want(w) == 0 {
+			return nil // a latency stat of a distributed run
+		}
+		if got := column(ss, i, fold); !near(got, want(w), rel) {
+			return fmt.Errorf("column %d: %g, the summary says %g (tolerance %g%%)", i, got, want(w), 100*rel)
+		}
+		return nil
+	}}
+}
+
+func ms(name string) func(runWant) float64 { return func(w runWant) float64 { return w.stats[name] } }
+
+// Every call is a point: counts and means are exact; InfluxDB's percentile is the nearest rank.
+var influxChecks = map[string]influxCheck{
+	"1/A": influxNear(whole, 1, sum, calls, 0),
+	"2/A": influxNear("1s", 1, math.Max, func(w runWant) float64 { return w.vus }, 0),
+	"3/A": {whole, func(ss []teststore.Series, w runWant) error {
+		for i, st := range []string{"p(50)", "p(95)", "p(99)", "max"} {
+			if err := influxNear(whole, i+1, math.Max, ms(st), 0.05).check(ss, w); err != nil {
+				return fmt.Errorf("%s: %w", st, err)
+			}
+		}
+		return nil
+	}},
+	"4/A": {whole, func(ss []teststore.Series, w runWant) error {
+		if len(ss) != 3 {
+			return fmt.Errorf("%d series, want one per DataNode (3)", len(ss))
+		}
+		for _, s := range ss {
+			if got, want := column([]teststore.Series{s}, 1, math.Max), w.perDN[s.Tags["datanode"]]; w.stats != nil && !near(got, want, 0.05) {
+				return fmt.Errorf("DataNode %s: p99 %g ms, the summary says %g", s.Tags["datanode"], got, want)
+			}
+		}
+		return nil
+	}},
+	"5/A": {whole, func(ss []teststore.Series, w runWant) error {
+		var bad []teststore.Series
+		for _, s := range ss {
+			if s.Tags["result"] != "SUCCESS" {
+				bad = append(bad, s)
+			}
+		}
+		if all, f := column(ss, 1, sum), column(bad, 1, sum); all != w.calls || f != w.failed {
+			return fmt.Errorf("%g calls of which %g failed; the summary says %g and %g", all, f, w.calls, w.failed)
+		}
+		return nil
+	}},
+	"6/A":  influxNear(whole, 1, math.Max, failureRate, 0.01),
+	"6/B":  influxNear(whole, 1, math.Max, checksRate, 0.01),
+	"7/A":  influxNear(whole, 1, math.Max, ms("p(99)"), 0.05),
+	"8/A":  influxNear(whole, 1, sum, failed, 0),
+	"9/A":  influxNear(whole, 1, sum, calls, 0),
+	"11/A": influxNear(whole, 1, math.Max, failureRate, 0.01),
+}
