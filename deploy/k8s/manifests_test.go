@@ -5,6 +5,7 @@ package k8s
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
@@ -159,6 +161,18 @@ func TestToken(t *testing.T) {
 	for f, env := range runners {
 		if s, k := secretEnv(env, "DNECHO_AGGREGATOR_TOKEN"); s != secret || k != key {
 			t.Errorf("%s: token from %v/%v, the aggregator's from %v/%v", f, s, k, secret, key)
+		}
+		// The runners may start before the aggregator's pod is scheduled.
+		found := false
+		l, _ := env.([]any)
+		for _, e := range l {
+			if get(e, "name") == "DNECHO_AGGREGATOR_TIMEOUT" {
+				d, err := time.ParseDuration(fmt.Sprint(get(e, "value")))
+				found = err == nil && d >= time.Minute
+			}
+		}
+		if !found {
+			t.Errorf("%s: no DNECHO_AGGREGATOR_TIMEOUT of a minute or more", f)
 		}
 	}
 }
