@@ -19,6 +19,13 @@ type consoleFormat struct {
 	path []*goja.Object // the objects being rendered, outermost first
 }
 
+// typedArrays are the Symbol.toStringTag values of typed arrays.
+var typedArrays = map[string]bool{
+	"Int8Array": true, "Uint8Array": true, "Uint8ClampedArray": true, "Int16Array": true,
+	"Uint16Array": true, "Int32Array": true, "Uint32Array": true, "Float32Array": true,
+	"Float64Array": true, "BigInt64Array": true, "BigUint64Array": true,
+}
+
 // maxFormatDepth bounds nesting, so that a deep structure cannot make a log line unbounded.
 const maxFormatDepth = 16
 
@@ -90,7 +97,7 @@ func (f *consoleFormat) object(obj *goja.Object) {
 	switch {
 	case tag == "ArrayBuffer":
 		f.arrayBuffer(obj)
-	case strings.HasSuffix(tag, "Array"):
+	case typedArrays[tag]:
 		fmt.Fprintf(&f.b, "%s(%d) ", tag, obj.Get("length").ToInteger())
 		f.elements(obj)
 	case obj.ClassName() == "Array":

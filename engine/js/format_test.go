@@ -31,6 +31,7 @@ func TestConsoleFormat(t *testing.T) {
 		{`new Error("careful")`, `Error: careful`},
 		{`({ e: new TypeError("no") })`, `{ e: TypeError: no }`},
 		{`({ s: "say \"hi\"" })`, `{ s: "say \"hi\"" }`},
+		{`({ [Symbol.toStringTag]: "MyArray", n: 1 })`, `{ n: 1 }`},
 	} {
 		v, err := rt.RunString(tc.src)
 		if err != nil {
