@@ -71,7 +71,12 @@ failed otherwise (103, 105, 107, ...), 105 interrupted, 255 an instance was lost
 		Example: `  dnecho aggregate --report report.html
   dnecho run --aggregator 127.0.0.1:6566 --execution-segment 0:1/2 --execution-segment-sequence 0,1/2,1 test.js`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runAggregate(sig, s, f) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := f.validate(cmd.Flags().Changed); err != nil {
+				return err
+			}
+			return runAggregate(sig, s, f)
+		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.listen, "listen", defaultAggregateListen, "address the instances connect to, host:port; another interface than loopback needs "+envAggregatorToken)

@@ -189,6 +189,10 @@ func runDNEcho(sig *signals, s streams, f *dnEchoFlags) error {
 		return withCode(exitUsage, err)
 	}
 	logw := freon.NewLogWriter(s.err, nil)
+	outSet, err := openFreonOutputs(f.out, env, s, logw)
+	if err != nil {
+		return err
+	}
 	sess, err := echo.Open(sig.soft, spec, f.logEvents(logw))
 	if err != nil {
 		return f.openFailed(err)
@@ -198,7 +202,7 @@ func runDNEcho(sig *signals, s streams, f *dnEchoFlags) error {
 		_ = logw.Log(freon.ThreadMain, freon.LevelWarn, freon.LoggerDNEcho, msgReadOnlyForced)
 	}
 	_ = logw.Log(freon.ThreadMain, freon.LevelInfo, freon.LoggerDNEchoNotes, "Target: "+sess.Target().Describe())
-	outs, err := openFreonOutputs(f.out, env, tags, sess, f.run.Threads, s, logw)
+	outs, err := startFreonOutputs(outSet, tags, sess, f.run.Threads, logw)
 	if err != nil {
 		return err
 	}

@@ -31,10 +31,22 @@ type freonOutputs struct {
 // feedInterval is how often buffered calls reach the outputs (and the vus gauge is sampled).
 const feedInterval = time.Second
 
-// openFreonOutputs starts the outputs for a session, every sample tagged with tags (--tag);
-// nil (and no cost per call) without any output.
-func openFreonOutputs(specs []string, env, tags map[string]string, sess *echo.Session, threads int, s streams, logw *freon.LogWriter) (*freonOutputs, error) {
+// openFreonOutputs builds the outputs of -o (and K6_WEB_DASHBOARD) without starting them, so a
+// bad value fails before SCM is asked; nil (and no cost per call) without any output.
+func openFreonOutputs(specs []string, env map[string]string, s streams, logw *freon.LogWriter) (*builtin.Set, error) {
 	if len(specs) == 0 && !strings.EqualFold(env["K6_WEB_DASHBOARD"], "true") {
+		return nil, nil
+	}
+	set, err := builtin.Open(specs, output.Params{Env: env, Stdout: s.out, Logger: slog.New(freonLogHandler{logw})})
+	if err != nil {
+		return nil, withCode(exitUsage, err)
+	}
+	return set, nil
+}
+
+// startFreonOutputs starts the outputs for a session, every sample tagged with tags (--tag).
+func startFreonOutputs(set *builtin.Set, tags map[string]string, sess *echo.Session, threads int, logw *freon.LogWriter) (*freonOutputs, error) {
+	if set == nil {
 		return nil, nil
 	}
 	reg := metrics.NewRegistry()
@@ -45,10 +57,6 @@ func openFreonOutputs(specs []string, env, tags map[string]string, sess *echo.Se
 	vus, err := reg.NewMetric("vus", metrics.Gauge, metrics.Default)
 	if err != nil {
 		return nil, err
-	}
-	set, err := builtin.Open(specs, output.Params{Env: env, Stdout: s.out, Logger: slog.New(freonLogHandler{logw})})
-	if err != nil {
-		return nil, withCode(exitUsage, err)
 	}
 	if err := set.Start(); err != nil {
 		return nil, err

@@ -79,25 +79,25 @@ func (c *Config) ClientSettings() (ClientSettings, error) {
 	r := settingsReader{c: c}
 	s := ClientSettings{
 		SecurityEnabled:       r.bool(KeySecurityEnabled, false),
-		Kerberos:              strings.EqualFold(c.GetTrimmed(KeyHadoopAuthentication, DefaultHadoopAuth), "kerberos"),
+		Kerberos:              r.kerberos(),
 		BlockTokenEnabled:     r.bool(KeyBlockTokenEnabled, false),
 		ContainerTokenEnabled: r.bool(KeyContainerTokenEnabled, false),
 		GRPCTLSTestCert:       r.bool(KeyGRPCTLSTestCert, false),
 		UseDatanodeHostname:   r.bool(KeyUseDatanodeHostname, false),
 		TopologyAwareRead:     r.bool(KeyTopologyAwareRead, DefaultTopologyAwareRead),
-		ReadTimeout:           r.duration(KeyClientReadTimeout, DefaultClientReadTimeout, time.Second),
-		ContainerIPCPort:      r.int(KeyContainerIPCPort, DefaultContainerIPCPort),
+		ReadTimeout:           r.duration(KeyClientReadTimeout, DefaultClientReadTimeout, time.Second, mustBePositive),
+		ContainerIPCPort:      r.port(KeyContainerIPCPort, DefaultContainerIPCPort),
 
-		SCMRPCTimeout:            r.duration(KeySCMClientRPCTimeout, DefaultSCMClientRPCTimeout, time.Millisecond),
+		SCMRPCTimeout:            r.duration(KeySCMClientRPCTimeout, DefaultSCMClientRPCTimeout, time.Millisecond, mustBePositive),
 		SCMFailoverMaxRetry:      r.int(KeySCMClientFailoverMax, DefaultSCMClientFailoverMax),
-		SCMFailoverRetryInterval: r.duration(KeySCMClientRetryInterval, DefaultSCMClientRetryInterval, time.Millisecond),
-		SCMMaxRetryTimeout:       r.duration(KeySCMClientMaxRetryTimeout, DefaultSCMClientMaxRetryTime, time.Millisecond),
+		SCMFailoverRetryInterval: r.duration(KeySCMClientRetryInterval, DefaultSCMClientRetryInterval, time.Millisecond, mayBeZero),
+		SCMMaxRetryTimeout:       r.duration(KeySCMClientMaxRetryTimeout, DefaultSCMClientMaxRetryTime, time.Millisecond, mayBeZero),
 		SCMKerberosPrincipal:     c.GetTrimmed(KeySCMKerberosPrincipal, DefaultSCMKerberosPrincipal),
 
 		SCMKerberosPrincipalPattern: c.GetTrimmed(KeySCMKerberosPrincipal+PrincipalPatternSuffix, ""),
 		OMKerberosPrincipal:         c.GetTrimmed(KeyOMKerberosPrincipal, DefaultOMKerberosPrincipal),
 		OMKerberosPrincipalPattern:  c.GetTrimmed(KeyOMKerberosPrincipal+PrincipalPatternSuffix, ""),
-		OMRetryWait:                 r.duration(KeyOMClientRetryWait, DefaultOMClientRetryWait*time.Millisecond, time.Millisecond),
+		OMRetryWait:                 r.duration(KeyOMClientRetryWait, DefaultOMClientRetryWait*time.Millisecond, time.Millisecond, mayBeZero),
 		OMMaxFailovers:              r.int(KeyOMClientMaxFailovers, DefaultOMClientMaxFailovers),
 	}
 	tls := r.bool(KeyGRPCTLSEnabled, false)
@@ -126,20 +126,63 @@ func (r *settingsReader) bool(key string, def bool) bool {
 	return v
 }
 
+// int reads a count: a retry or failover limit, never negative.
 func (r *settingsReader) int(key string, def int) int {
 	v, err := r.c.GetInt(key, def)
+	if err == nil && v < 0 {
+		err = fmt.Errorf("config: %s: %d: must be 0 or more", key, v)
+	}
 	if err != nil {
 		r.errs = append(r.errs, err)
 	}
 	return v
 }
 
-func (r *settingsReader) duration(key string, def, unit time.Duration) time.Duration {
-	v, err := r.c.GetDuration(key, def, unit)
+// port reads a port number; 0 means none.
+func (r *settingsReader) port(key string, def int) int {
+	v, err := r.c.GetInt(key, def)
+	if err == nil && (v < 0 || v > 65535) {
+		err = fmt.Errorf("config: %s: %d: not a port (0 to 65535)", key, v)
+	}
 	if err != nil {
 		r.errs = append(r.errs, err)
 	}
 	return v
+}
+
+// Sign rules of durations: a timeout must be positive, a pause may be zero.
+const (
+	mustBePositive = true
+	mayBeZero      = false
+)
+
+func (r *settingsReader) duration(key string, def, unit time.Duration, positive bool) time.Duration {
+	v, err := r.c.GetDuration(key, def, unit)
+	switch {
+	case err != nil:
+	case positive && v <= 0:
+		err = fmt.Errorf("config: %s: %s: a timeout must be at least %s", key, r.c.GetTrimmed(key, ""), unit)
+	case v < 0:
+		err = fmt.Errorf("config: %s: %s: must be 0 or more", key, r.c.GetTrimmed(key, ""))
+	}
+	if err != nil {
+		r.errs = append(r.errs, err)
+	}
+	return v
+}
+
+// kerberos reads hadoop.security.authentication: simple or kerberos. Hadoop refuses other values
+// at start-up; taking a typo for simple would send unauthenticated calls to a secure cluster.
+func (r *settingsReader) kerberos() bool {
+	v := r.c.GetTrimmed(KeyHadoopAuthentication, DefaultHadoopAuth)
+	switch strings.ToLower(v) {
+	case "kerberos":
+		return true
+	case "simple":
+		return false
+	}
+	r.errs = append(r.errs, fmt.Errorf("config: %s: %q is not simple or kerberos", KeyHadoopAuthentication, v))
+	return false
 }
 
 // protection validates hadoop.rpc.protection; Hadoop rejects unknown names at start-up.

@@ -120,3 +120,28 @@ func TestClientSettings(t *testing.T) {
 		}
 	}
 }
+
+// Values Hadoop refuses, or that would make the client wait forever or not at all, are errors
+// naming the key, not silently replaced (issue 18, item 28).
+func TestClientSettingsOutOfRange(t *testing.T) {
+	for key, v := range map[string]string{
+		"hadoop.security.authentication":         "bogus",
+		"ozone.client.read.timeout":              "-5s",
+		"hdds.scmclient.rpc.timeout":             "0",
+		"hdds.scmclient.failover.retry.interval": "-1ms",
+		"hdds.scmclient.max.retry.timeout":       "-1m",
+		"hdds.scmclient.failover.max.retry":      "-3",
+		"ozone.client.failover.max.attempts":     "-1",
+		"hdds.container.ipc.port":                "70000",
+	} {
+		_, err := fromMap(map[string]string{key: v}).ClientSettings()
+		if err == nil || !strings.Contains(err.Error(), key) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s=%s: got %v, want one error naming the key", key, v, err)
+		}
+	}
+	for _, v := range []string{"simple", "Kerberos", "KERBEROS", ""} {
+		if _, err := fromMap(map[string]string{"hadoop.security.authentication": v}).ClientSettings(); err != nil {
+			t.Errorf("hadoop.security.authentication=%q: %v", v, err)
+		}
+	}
+}

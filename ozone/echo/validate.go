@@ -171,9 +171,9 @@ func checkOverride(kv string) error {
 
 // checkSCMAddr accepts "host" or "host:port" with a port from 1 to 65535 ("[::1]:9860" for IPv6).
 func checkSCMAddr(a string) error {
-	host, port := a, ""
+	host, port, hasPort := a, "", false
 	if h, p, err := net.SplitHostPort(a); err == nil {
-		host, port = h, p
+		host, port, hasPort = h, p, true
 	} else if strings.Count(a, ":") == 1 || strings.HasPrefix(a, "[") && !strings.HasSuffix(a, "]") {
 		return fieldErr(FieldSCM, a, "want host:port, e.g. scm1.example.com:%d", scm.DefaultPort)
 	}
@@ -181,7 +181,7 @@ func checkSCMAddr(a string) error {
 	if host == "" {
 		return fieldErr(FieldSCM, a, "has no host; want host:port, e.g. scm1.example.com:%d", scm.DefaultPort)
 	}
-	if port != "" {
+	if hasPort { // "host:" has an empty port, not the default one
 		n, err := strconv.Atoi(port)
 		if err != nil || n < 1 || n > 65535 {
 			return fieldErr(FieldSCM, a, "port %q is not a number from 1 to 65535", port)

@@ -1,0 +1,38 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// Bad values are refused before any network work, at once, with one line naming the flag or key
+// (issue 18, item 28). The SCM at 127.0.0.1:1 never answers: a check that came after the lookup
+// would take its whole timeout.
+func TestBadInputsFailFast(t *testing.T) {
+	t.Parallel()
+	freon := []string{"freon", "dn-echo", "--scm", "127.0.0.1:1", "--container-id", "1"}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"freon -o", append(freon, "-o", "carrier-pigeon"), `unsupported output type "carrier-pigeon"`},
+		{"--scm host:", []string{"freon", "dn-echo", "--scm", "127.0.0.1:", "--container-id", "1"}, `"--scm"`},
+		{"authentication", append(freon, "-D", "hadoop.security.authentication=bogus"), "hadoop.security.authentication"},
+		{"read timeout", append(freon, "-D", "ozone.client.read.timeout=-5s"), "ozone.client.read.timeout"},
+		{"aggregate --instances", []string{"aggregate", "--listen", "127.0.0.1:0", "--instances", "0"}, "--instances 0"},
+		{"aggregate --threshold-interval", []string{"aggregate", "--listen", "127.0.0.1:0", "--threshold-interval", "-1s"}, "--threshold-interval -1s"},
+		{"aggregate --join-timeout", []string{"aggregate", "--listen", "127.0.0.1:0", "--join-timeout", "0s"}, "--join-timeout 0s"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := dnecho(t, 30*time.Second, tc.args...)
+			if r.code == 0 || r.took > 5*time.Second || !strings.Contains(r.stderr, tc.want) {
+				t.Fatalf("exit %d after %s, want non-zero at once with %q\n%s", r.code, r.took, tc.want, r.all())
+			}
+			if strings.Contains(r.all(), "still waiting for SCM") {
+				t.Errorf("SCM was asked before the check:\n%s", r.all())
+			}
+		})
+	}
+}
