@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -420,6 +421,32 @@ func (c *Cluster) MoveDataNodes() error {
 		return c.ha.AddPipeline(pipeline)
 	}
 	return c.scm.AddPipeline(pipeline)
+}
+
+// CloseContainer closes a container as `ozone admin container close` does once the DataNodes
+// have acted on it: SCM lists it CLOSED on its pipeline and every DataNode holds it CLOSED.
+func (c *Cluster) CloseContainer(id int64) error {
+	if !slices.Contains(c.opts.Containers, id) {
+		return fmt.Errorf("minicluster: container %d is not one of %v", id, c.opts.Containers)
+	}
+	factor := hddspb.ReplicationFactor_THREE
+	if len(c.dataNodes) == 1 {
+		factor = hddspb.ReplicationFactor_ONE
+	}
+	ctr := scmsim.Container{ID: uint64(id), State: hddspb.LifeCycleState_CLOSED, PipelineID: c.pipelineID, ReplicationFactor: factor}
+	var err error
+	if c.ha != nil {
+		err = c.ha.AddContainer(ctr)
+	} else {
+		err = c.scm.AddContainer(ctr)
+	}
+	if err != nil {
+		return err
+	}
+	for _, d := range c.dataNodes {
+		d.SetContainerState(id, hddspb.LifeCycleState_CLOSED)
+	}
+	return nil
 }
 
 // Close stops every server.

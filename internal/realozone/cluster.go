@@ -78,6 +78,19 @@ func (d *DataNode) GRPC() string { return fmt.Sprintf("127.0.0.1:%d", d.ports.ip
 // Ratis is the DataNode's Ratis client address (hdds.container.ratis.ipc.port).
 func (d *DataNode) Ratis() string { return fmt.Sprintf("127.0.0.1:%d", d.ports.ratisIPC) }
 
+// UUID returns the DataNode's id, from the datanode.id file it writes at its first start.
+func (c *Cluster) UUID(d *DataNode) (string, error) {
+	b, err := os.ReadFile(filepath.Join(c.Dir, d.name, "meta", "datanode.id"))
+	if err != nil {
+		return "", err
+	}
+	m := regexp.MustCompile(`uuid: *([0-9a-f-]{36})`).FindSubmatch(b)
+	if m == nil {
+		return "", fmt.Errorf("%s: no uuid in datanode.id", d.name)
+	}
+	return string(m[1]), nil
+}
+
 // Start starts SCM, OM and the DataNodes and waits for safe mode to end (which, with
 // hdds.scm.safemode.min.datanode set to the DataNode count, means a RATIS/THREE pipeline is open).
 // On any failure it stops what it started and returns an error with the failing process's log tail.
@@ -95,35 +108,49 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Cluster{Dir: opts.Dir, ClientConf: filepath.Join(opts.Dir, "conf", "client"), opts: opts, classpath: cp, procs: map[string]*process{}}
-	if err := c.layout(); err != nil {
-		return nil, err
-	}
 	ctx, cancel := context.WithTimeout(ctx, opts.StartTimeout)
 	defer cancel()
-	if err := c.boot(ctx); err != nil {
+	for attempt := 1; ; attempt++ {
+		dir := opts.Dir
+		if attempt > 1 {
+			dir = filepath.Join(opts.Dir, fmt.Sprintf("attempt%d", attempt))
+		}
+		c := &Cluster{Dir: dir, ClientConf: filepath.Join(dir, "conf", "client"), opts: opts, classpath: cp, procs: map[string]*process{}}
+		err := c.layout()
+		if err == nil {
+			err = c.boot(ctx)
+		}
+		if err == nil {
+			return c, nil
+		}
 		c.Stop()
 		if ctx.Err() != nil {
 			err = fmt.Errorf("not ready within %s: %w", opts.StartTimeout, err)
 		}
+		// Another process may bind one of the probed ports before the JVM does.
+		if attempt < 3 && ctx.Err() == nil && strings.Contains(err.Error(), "Address already in use") {
+			c.step("a port was taken before its daemon bound it: starting again on new ports")
+			continue
+		}
 		return nil, fmt.Errorf("real ozone %s: %w", Version, err)
 	}
-	return c, nil
 }
 
 // layout picks the ports and writes every conf dir.
 func (c *Cluster) layout() (err error) {
-	if c.scm, err = newSCMPorts(); err != nil {
+	var pp portPicker
+	defer pp.release()
+	if c.scm, err = pp.scm(); err != nil {
 		return err
 	}
-	if c.om, err = newOMPorts(); err != nil {
+	if c.om, err = pp.om(); err != nil {
 		return err
 	}
 	c.SCM = fmt.Sprintf("127.0.0.1:%d", c.scm.client)
 	c.OM = fmt.Sprintf("127.0.0.1:%d", c.om.rpc)
 	for i := 1; i <= c.opts.DataNodes; i++ {
 		d := &DataNode{Index: i, name: fmt.Sprintf("dn%d", i)}
-		if d.ports, err = newDNPorts(); err != nil {
+		if d.ports, err = pp.dataNode(); err != nil {
 			return err
 		}
 		c.DataNodes = append(c.DataNodes, d)

@@ -19,48 +19,56 @@ type scmPorts struct{ client, block, datanode, security, http, ratis, grpc int }
 type omPorts struct{ rpc, http, ratis int }
 type dnPorts struct{ http, ratisIPC, ipc, ratisServer, ratisAdmin, replication, datastream, client int }
 
-// pickPorts returns n distinct free ports below the Linux ephemeral range (32768), so an
-// outgoing connection of another process cannot take one between the probe and the JVM's bind.
-func pickPorts(n int) ([]int, error) {
-	seen := map[int]bool{}
+// portPicker hands out free ports below the Linux ephemeral range (32768), so an outgoing
+// connection cannot take one between the probe and the JVM's bind. It keeps every port it has
+// handed out listening until release, so no two of its ports are the same. Another process can
+// still bind one first: Start then tries again with new ports.
+type portPicker struct {
+	held []net.Listener
+}
+
+func (pp *portPicker) pick(n int) ([]int, error) {
 	var ports []int
 	for tries := 0; len(ports) < n; tries++ {
-		if tries > 50*n {
+		if tries > 100*n {
 			return nil, fmt.Errorf("no %d free ports on 127.0.0.1", n)
 		}
-		p := 20000 + rand.IntN(12000)
-		if seen[p] {
-			continue
-		}
-		seen[p] = true
-		l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", p))
+		l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", 20000+rand.IntN(12000)))
 		if err != nil {
 			continue
 		}
-		l.Close()
-		ports = append(ports, p)
+		pp.held = append(pp.held, l)
+		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
 	}
 	return ports, nil
 }
 
-func newSCMPorts() (scmPorts, error) {
-	p, err := pickPorts(7)
+// release closes the probes so that the JVMs can bind the ports.
+func (pp *portPicker) release() {
+	for _, l := range pp.held {
+		l.Close()
+	}
+	pp.held = nil
+}
+
+func (pp *portPicker) scm() (scmPorts, error) {
+	p, err := pp.pick(7)
 	if err != nil {
 		return scmPorts{}, err
 	}
 	return scmPorts{p[0], p[1], p[2], p[3], p[4], p[5], p[6]}, nil
 }
 
-func newOMPorts() (omPorts, error) {
-	p, err := pickPorts(3)
+func (pp *portPicker) om() (omPorts, error) {
+	p, err := pp.pick(3)
 	if err != nil {
 		return omPorts{}, err
 	}
 	return omPorts{p[0], p[1], p[2]}, nil
 }
 
-func newDNPorts() (dnPorts, error) {
-	p, err := pickPorts(8)
+func (pp *portPicker) dataNode() (dnPorts, error) {
+	p, err := pp.pick(8)
 	if err != nil {
 		return dnPorts{}, err
 	}
@@ -106,13 +114,15 @@ func (c *Cluster) shared() []property {
 		{"ozone.scm.close.container.wait.duration", "1s"},
 		{"ozone.scm.datanode.pipeline.limit", "1"},
 		{"ozone.scm.pipeline.creation.auto.factor.one", "false"},
-		{"ozone.scm.pipeline.creation.interval", "30s"},
+		{"ozone.scm.pipeline.creation.interval", "10s"},
 		// Fast start and fast failure detection.
 		{"hdds.heartbeat.interval", "2s"},
 		{"hdds.heartbeat.initial-interval", "500ms"},
 		{"ozone.scm.heartbeat.thread.interval", "1s"},
-		{"ozone.scm.stale.node.interval", "30s"},
-		{"ozone.scm.dead.node.interval", "60s"},
+		// A DataNode paused by a test (SIGSTOP) for less than a minute stays HEALTHY, so its
+		// pipeline and containers stay open.
+		{"ozone.scm.stale.node.interval", "60s"},
+		{"ozone.scm.dead.node.interval", "120s"},
 		{"hdds.raft.server.rpc.first-election.timeout", "1s"},
 		{"ozone.scm.ha.raft.server.rpc.first-election.timeout", "1s"},
 		{"ozone.om.ratis.minimum.timeout", "1s"},

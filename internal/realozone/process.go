@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -108,11 +109,27 @@ func (c *Cluster) exited() error {
 	for name, p := range c.procs {
 		select {
 		case <-p.done:
-			return fmt.Errorf("%s %w (%v):\n%s", name, errExited, p.err, c.LogTail(name, 20))
+			return fmt.Errorf("%s %w (%v): %s\nlast lines of logs/%s.log:\n%s", name, errExited, p.err, c.firstError(name), name, c.LogTail(name, 20))
 		default:
 		}
 	}
 	return nil
+}
+
+// firstError returns the first ERROR line of a daemon's log and the line after it (the cause,
+// usually), which the log's tail often no longer shows after the shutdown hooks ran.
+func (c *Cluster) firstError(name string) string {
+	b, _ := os.ReadFile(filepath.Join(c.Dir, "logs", name+".log"))
+	lines := strings.Split(string(b), "\n")
+	for i, l := range lines {
+		if strings.Contains(l, " ERROR ") {
+			if i+1 < len(lines) {
+				return l + "\n" + lines[i+1]
+			}
+			return l
+		}
+	}
+	return "no ERROR line in its log"
 }
 
 // waitPort waits until 127.0.0.1:port accepts connections.
@@ -202,7 +219,9 @@ func (c *Cluster) Kill(d *DataNode) error {
 // newPorts is set (SCM then records the new ports from its registration).
 func (c *Cluster) Restart(d *DataNode, newPorts bool) error {
 	if newPorts {
-		ports, err := newDNPorts()
+		var pp portPicker
+		ports, err := pp.dataNode()
+		pp.release()
 		if err != nil {
 			return err
 		}

@@ -107,7 +107,7 @@ type DataNode struct {
 	tokenVerification  bool
 	maxResponsePayload int
 	tls                *tlsMaterial
-	states             map[int64]hddspb.LifeCycleState
+	states             atomic.Pointer[map[int64]hddspb.LifeCycleState] // replaced whole by SetContainerState
 	handlers           chan struct{}
 	ratis              *raftsim.Service // nil with NoRatis
 
@@ -130,8 +130,9 @@ func New(opts Options) (*DataNode, error) {
 		missing:            make(map[int64]bool, len(opts.Missing)),
 		tokenVerification:  opts.TokenVerification,
 		maxResponsePayload: opts.MaxResponsePayload,
-		states:             maps.Clone(opts.ContainerStates),
 	}
+	states := maps.Clone(opts.ContainerStates)
+	d.states.Store(&states)
 	if opts.UUID == "" {
 		d.uuid = hddspb.NewRandomUUID()
 	} else {
@@ -178,6 +179,26 @@ func New(opts Options) (*DataNode, error) {
 		return nil, fmt.Errorf("dnsim: option Faults: %w", err)
 	}
 	return d, nil
+}
+
+// SetContainerState changes the state of a container this DataNode holds, as a close command
+// from SCM does on a real DataNode; OPEN removes the entry.
+func (d *DataNode) SetContainerState(id int64, state hddspb.LifeCycleState) {
+	for {
+		old := d.states.Load()
+		next := maps.Clone(*old)
+		if next == nil {
+			next = map[int64]hddspb.LifeCycleState{}
+		}
+		if state == hddspb.LifeCycleState_OPEN {
+			delete(next, id)
+		} else {
+			next[id] = state
+		}
+		if d.states.CompareAndSwap(old, &next) {
+			return
+		}
+	}
 }
 
 // UUID returns the DataNode id as text.

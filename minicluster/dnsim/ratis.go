@@ -88,7 +88,7 @@ func (d *DataNode) StartTransaction(req *dnpb.ContainerCommandRequestProto) *rat
 	}
 	id := req.GetContainerID()
 	if _, held := d.containers[id]; held {
-		state, ok := d.states[id]
+		state, ok := (*d.states.Load())[id]
 		if ok && state != hddspb.LifeCycleState_OPEN && state != hddspb.LifeCycleState_RECOVERING {
 			return &ratispb.StateMachineExceptionProto{ExceptionClassName: ratispb.ClassContainerNotOpen,
 				ErrorMsg: "Container " + strconv.FormatInt(id, 10) + " in " + state.String() + " state"}
