@@ -38,6 +38,7 @@ type aggregateFlags struct {
 	interval, joinTimeout      time.Duration
 	summaryExport, summaryData string
 	report                     string
+	tlsCert, tlsKey            string
 	noColor                    bool
 	summaryMode                string
 }
@@ -88,6 +89,8 @@ failed otherwise (103, 105, 107, ...), 105 interrupted, 255 an instance was lost
 	fl.StringVar(&f.report, "report", "", "write the whole test's HTML report to FILE")
 	fl.StringVar(&f.summaryMode, "summary-mode", "compact", "end-of-test summary: compact, full or disabled")
 	fl.BoolVar(&f.noColor, "no-color", false, "no ANSI colours")
+	fl.StringVar(&f.tlsCert, "tls-cert", "", "serve TLS with this PEM certificate (with --tls-key; runners trust its CA with --aggregator-ca)")
+	fl.StringVar(&f.tlsKey, "tls-key", "", "the PEM private key of --tls-cert")
 	return cmd
 }
 
@@ -100,6 +103,9 @@ func runAggregate(sig *signals, s streams, f *aggregateFlags) error {
 	ln, err := net.Listen("tcp", f.listen)
 	if err != nil {
 		return withCode(exitcode.Failure, fmt.Errorf("--listen %s: %w", f.listen, err))
+	}
+	if ln, err = listenTLS(ln, f.tlsCert, f.tlsKey); err != nil {
+		return err
 	}
 	var report *dashboard.Output
 	if f.report != "" {

@@ -144,10 +144,16 @@ func TestAggregatorSettingsRefused(t *testing.T) {
 	}{
 		{[]string{"DNECHO_AGGREGATOR_TIMEOUT=soon"}, nil, `DNECHO_AGGREGATOR_TIMEOUT="soon"`},
 		{nil, []string{"--aggregator-timeout", "0s"}, "--aggregator-timeout"},
+		{[]string{"DNECHO_AGGREGATOR_CA=/nonexistent/ca.pem"}, nil, "DNECHO_AGGREGATOR_CA: open /nonexistent/ca.pem"},
+		{nil, []string{"--aggregator-ca", script}, "--aggregator-ca " + script + ": no PEM certificate"},
 	} {
 		res := dnechoEnv(t, tc.env, append(append([]string{"run", "-q", "--aggregator", "127.0.0.1:1"}, tc.args...), script)...)
 		if res.code != 104 || !strings.Contains(res.stderr, tc.want) {
 			t.Errorf("%v %v: exit %d, want 104 naming %s\n%s", tc.env, tc.args, res.code, tc.want, res.all())
 		}
+	}
+	if res := dnecho(t, runLimit, "aggregate", "--listen", "127.0.0.1:0", "--tls-cert", script); res.code != 104 ||
+		!strings.Contains(res.stderr, "--tls-cert and --tls-key go together") {
+		t.Errorf("aggregate --tls-cert alone: exit %d\n%s", res.code, res.all())
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/tls"
 	"fmt"
 	"io"
 	"log/slog"
@@ -33,7 +34,9 @@ type distFlags struct {
 	paused, linger bool
 	aggregator     string
 	aggTimeout     time.Duration
-	token          string // DNECHO_AGGREGATOR_TOKEN
+	aggCA          string
+	token          string      // DNECHO_AGGREGATOR_TOKEN
+	tls            *tls.Config // from --aggregator-ca
 }
 
 func (d *distFlags) add(fl *pflag.FlagSet) {
@@ -47,6 +50,7 @@ func (d *distFlags) add(fl *pflag.FlagSet) {
 	fl.StringVar(&d.aggregator, "aggregator", "", "stream results to 'dnecho aggregate' at host:port, which judges the whole test (also "+envAggregator+"; its token in "+envAggregatorToken+")")
 	fl.DurationVar(&d.aggTimeout, "aggregator-timeout", stream.DefaultDialTimeout,
 		"how long to keep trying to reach the aggregator once the test is started; a --paused run keeps trying until then (also "+envAggregatorTimeout+")")
+	fl.StringVar(&d.aggCA, "aggregator-ca", "", "reach the aggregator over TLS, trusting the CA certificates in this PEM file (also "+envAggregatorCA+")")
 }
 
 // aggregatorSettings reads the aggregator's timeout and token from the environment.
@@ -62,7 +66,13 @@ func (d *distFlags) aggregatorSettings(cmd *cobra.Command, env map[string]string
 	if d.aggTimeout <= 0 {
 		return withCode(exitcode.InvalidConfig, fmt.Errorf("--aggregator-timeout (%s) %s: must be positive", envAggregatorTimeout, d.aggTimeout))
 	}
-	return nil
+	source := "--aggregator-ca"
+	if !cmd.Flags().Changed("aggregator-ca") && env[envAggregatorCA] != "" {
+		d.aggCA, source = env[envAggregatorCA], envAggregatorCA
+	}
+	var err error
+	d.tls, err = aggregatorTLS(d.aggCA, source)
+	return err
 }
 
 // layer adds the flags the user gave to the command-line options layer.
@@ -123,7 +133,7 @@ func (d *distFlags) stream(cmd *cobra.Command, env map[string]string, log *slog.
 	if addr == "" {
 		return nil
 	}
-	return stream.New(stream.Options{Addr: addr, DialTimeout: d.aggTimeout, Token: d.token, Logger: log})
+	return stream.New(stream.Options{Addr: addr, DialTimeout: d.aggTimeout, Token: d.token, TLS: d.tls, Logger: log})
 }
 
 // apiAddress is the address the REST API listens on ("" without one), for the aggregator.

@@ -7,6 +7,7 @@ package stream
 import (
 	"bufio"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -37,7 +38,10 @@ type Options struct {
 	// later (DefaultDialTimeout).
 	DialTimeout time.Duration
 	// Token is the aggregator's shared secret ("" when it has none), sent before anything else.
-	Token  string
+	Token string
+	// TLS, when set, is used to reach an aggregator that serves TLS; an empty ServerName is
+	// Addr's host.
+	TLS    *tls.Config
 	Logger *slog.Logger
 }
 
@@ -137,7 +141,7 @@ func (s *Stream) dial(ctx context.Context, hold func() bool) (net.Conn, error) {
 	held := false
 	for {
 		attempt, cancel := context.WithTimeout(ctx, attemptLimit)
-		conn, err := d.DialContext(attempt, "tcp", s.o.Addr)
+		conn, err := s.dialOnce(attempt, &d)
 		cancel()
 		if err == nil {
 			return conn, nil
@@ -158,6 +162,24 @@ func (s *Stream) dial(ctx context.Context, hold func() bool) (net.Conn, error) {
 		case <-time.After(redialPause):
 		}
 	}
+}
+
+// dialOnce connects once, with the TLS handshake when Options.TLS asks for it.
+func (s *Stream) dialOnce(ctx context.Context, d *net.Dialer) (net.Conn, error) {
+	conn, err := d.DialContext(ctx, "tcp", s.o.Addr)
+	if err != nil || s.o.TLS == nil {
+		return conn, err
+	}
+	cfg := s.o.TLS.Clone()
+	if cfg.ServerName == "" {
+		cfg.ServerName, _, _ = net.SplitHostPort(s.o.Addr)
+	}
+	tc := tls.Client(conn, cfg)
+	if err := tc.HandshakeContext(ctx); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return tc, nil
 }
 
 // hello writes the token (when there is one) and the Hello, and flushes.
