@@ -53,7 +53,8 @@ func (d *distFlags) add(fl *pflag.FlagSet) {
 	fl.StringVar(&d.aggCA, "aggregator-ca", "", "reach the aggregator over TLS, trusting the CA certificates in this PEM file (also "+envAggregatorCA+")")
 }
 
-// aggregatorSettings reads the aggregator's timeout and token from the environment.
+// aggregatorSettings checks how to reach the aggregator: the timeout and the CA (flag, else
+// environment) and the token (environment only, so that it stays out of process listings).
 func (d *distFlags) aggregatorSettings(cmd *cobra.Command, env map[string]string) error {
 	d.token = env[envAggregatorToken]
 	if v, ok := env[envAggregatorTimeout]; ok && v != "" && !cmd.Flags().Changed("aggregator-timeout") {
