@@ -132,3 +132,19 @@ func TestAnnouncedFrameCostsNothing(t *testing.T) {
 		t.Error("a frame above its limit was accepted")
 	}
 }
+
+// FuzzReadFrame: no input panics the frame reader, and no payload exceeds its limit.
+func FuzzReadFrame(f *testing.F) {
+	f.Add([]byte{FrameAuth, 3, 'a', 'b', 'c'}, 16)
+	f.Add([]byte{FrameHello, 0xff, 0xff, 0x03}, 1<<20)
+	f.Add([]byte{}, 0)
+	f.Fuzz(func(t *testing.T, b []byte, limit int) {
+		if limit < 0 || limit > MaxFrame {
+			return
+		}
+		_, p, err := ReadFrameLimit(bufio.NewReader(bytes.NewReader(b)), limit)
+		if err == nil && len(p) > limit {
+			t.Fatalf("payload of %d bytes, limit %d", len(p), limit)
+		}
+	})
+}
