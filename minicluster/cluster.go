@@ -423,6 +423,17 @@ func (c *Cluster) MoveDataNodes() error {
 	return c.scm.AddPipeline(pipeline)
 }
 
+// RestartOnNewPorts restarts DataNode i on new ports without telling SCM, which keeps listing
+// the old ones: a real SCM (Ozone 2.2.0) updates a registered DataNode's details only when its
+// IP address or host name changes, so one restarted on the same host with new ports stays
+// listed at the old ports (docs/real-ozone.md, "What the real cluster showed").
+func (c *Cluster) RestartOnNewPorts(i int) error {
+	if i < 0 || i >= len(c.dataNodes) {
+		return fmt.Errorf("minicluster: no DataNode %d of %d", i, len(c.dataNodes))
+	}
+	return c.dataNodes[i].Move()
+}
+
 // CloseContainer closes a container as `ozone admin container close` does once the DataNodes
 // have acted on it: SCM lists it CLOSED on its pipeline and every DataNode holds it CLOSED.
 func (c *Cluster) CloseContainer(id int64) error {
