@@ -6,7 +6,7 @@ PKGS := ./...
 # Short fuzzing of every network decoder on each `make test` (seeds always run as unit tests).
 FUZZTIME ?= 10s
 
-.PHONY: all build demo test deps lint vet fmt proto bench fuzz clean
+.PHONY: all build demo test deps lint vet fmt proto bench fuzz clean real-cluster
 
 all: build
 
@@ -24,6 +24,12 @@ test: deps lint
 
 deps:
 	./scripts/test-deps.sh
+
+## real-cluster: a real Apache Ozone cluster (SCM, OM, 3 DataNodes, container 1) on 127.0.0.1 from
+## Maven Central's jars; prints the --conf for dnecho and runs until Ctrl-C. Needs java 17 and mvn.
+real-cluster: build
+	$(GO) build -o bin/real-ozone ./cmd/real-ozone
+	./bin/real-ozone
 
 lint: vet fmt
 

@@ -11,8 +11,10 @@ command -v chromium >/dev/null || need+=(chromium)
 for tool in krb5kdc:krb5-kdc kadmin.local:krb5-admin-server kinit:krb5-user; do
   command -v "${tool%%:*}" >/dev/null || [ -x "/usr/sbin/${tool%%:*}" ] || need+=("${tool#*:}")
 done
-# The JDK's own GSSAPI SASL peers (internal/jdkpeer) are compiled with javac at test time.
-command -v javac >/dev/null || need+=(default-jdk-headless)
+# The JDK's own GSSAPI SASL peers (internal/jdkpeer) are compiled with javac at test time; the
+# real Apache Ozone cluster (internal/realozone) runs on Java 17 from jars Maven resolves.
+command -v javac >/dev/null || need+=(openjdk-17-jdk-headless)
+command -v mvn >/dev/null || need+=(maven)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     # Debian's packages would start the servers on their default ports: these tests start their own.
@@ -20,4 +22,8 @@ if [ ${#need[@]} -gt 0 ]; then
   else
     echo "missing packages: ${need[*]} (run as root or install them; the tests that need them are skipped)" >&2
   fi
+fi
+# Apache Ozone's jars from Maven Central into ~/.m2, once (later runs read the cached classpath).
+if command -v java >/dev/null && command -v mvn >/dev/null; then
+  go run ./cmd/real-ozone -fetch-only
 fi
