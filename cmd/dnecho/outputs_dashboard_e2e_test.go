@@ -5,6 +5,8 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,11 +17,11 @@ import (
 	"github.com/dnecho/dnecho/internal/teststore"
 )
 
-// chartsDrawn is true when the page has its six charts, none blank, and the calls/s line drawn
+// chartsDrawn is true when the page has its seven charts, none blank, and the calls/s line drawn
 // in its colour (#2f6fde) on the first one.
 const chartsDrawn = `(() => {
   const cs = [...document.querySelectorAll('canvas')];
-  if (cs.length < 6) return false;
+  if (cs.length < 7) return false;
   const blank = c => { const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
     for (let i = 3; i < d.length; i += 4) if (d[i]) return false; return true; };
   if (cs.some(blank)) return false;
@@ -49,7 +51,7 @@ func TestWebDashboard(t *testing.T) {
 	report, export := filepath.Join(dir, "report.html"), filepath.Join(dir, "summary.json")
 	port := teststore.FreePort(t)
 	script := writeRunScript(t, "outputs.js", outputScript)
-	run := startRun(t, "-q", "--local-cluster", "-e", "DURATION=12s", "--summary-export", export,
+	run := startRun(t, "-q", "--local-cluster", "-e", "DURATION=12s", "--summary-export", export, "--summary-trend-stats", "med,p(99),max,count",
 		"-o", "web-dashboard=port="+strconv.Itoa(port)+"&period=1s&export="+report, script)
 	run.waitFor(t, "web-dashboard: live page at http://127.0.0.1:"+strconv.Itoa(port))
 
@@ -71,7 +73,8 @@ func TestWebDashboard(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.all())
 	}
-	calls := float64(reqs(t, readExport(t, export)))
+	e := readExport(t, export)
+	calls := float64(reqs(t, e))
 
 	browser.Do(t, 30*time.Second, chromedp.Navigate("file://"+report),
 		chromedp.Poll[chromedp.Void](chartsDrawn, chromedp.WithPollingTimeout(15*time.Second)))
@@ -91,7 +94,88 @@ func TestWebDashboard(t *testing.T) {
 	if b, err := os.ReadFile(report); err != nil || strings.Contains(string(b), "src=\"http") || strings.Contains(string(b), "href=\"http") {
 		t.Errorf("report is not self-contained (%v)", err)
 	}
+	checkReport(t, browser, e)
 	if errs := browser.Errors()[seen:]; len(errs) > 0 {
+		t.Errorf("report page errors: %q", errs)
+	}
+}
+
+// reportFacts is what checkReport reads from the report page.
+const reportFacts = `(() => {
+  const d = window.dnechoDashboard, doc = d.doc(), pts = doc.points;
+  const legend = id => [...document.querySelectorAll('#' + id + ' .u-legend .u-value')].map(e => e.textContent);
+  const rps = pts.map(p => p.rps).sort((a, b) => a - b);
+  return {
+    p99: Number(document.getElementById('stat-p99').dataset.value),
+    rate: Number(document.getElementById('stat-rps').dataset.value),
+    legends: [...legend('rps'), ...legend('lat'), ...legend('vus')],
+    thresholdValues: [...document.querySelectorAll('#th-body td.num')].map(e => e.textContent),
+    vuTicks: d.charts.vus.ticks,
+    dataSent: document.querySelector('tr[data-metric="data_sent"] span[data-key="count"]').textContent,
+    histCalls: doc.totals.hist.reduce((a, b) => a + b.n, 0),
+    lastRPS: pts[pts.length - 1].rps, medianRPS: rps[Math.floor(rps.length / 2)],
+  };
+})()`
+
+// checkReport checks the finished report against the summary export e: the header shows the
+// whole test's rate and p99, legends show the last values, thresholds and data amounts have
+// units, VU ticks are whole, the histogram holds every call, and the charts do not end in a drop.
+func checkReport(t *testing.T, browser *teststore.Browser, e summaryExport) {
+	t.Helper()
+	f := teststore.Eval[struct {
+		P99, Rate, HistCalls, LastRPS, MedianRPS float64
+		Legends, ThresholdValues, VUTicks        []string
+		DataSent                                 string
+	}](t, browser, reportFacts)
+	want := e.Metrics["dnecho_req_duration"]["p(99)"].(float64)
+	if math.Abs(f.P99-want) > 1e-9*want {
+		t.Errorf("report header p99 %v ms, the summary's %v ms", f.P99, want)
+	}
+	if rate := e.Metrics["dnecho_reqs"]["rate"].(float64); math.Abs(f.Rate-rate) > 0.05*rate {
+		t.Errorf("report header rate %v/s, the summary's %v/s", f.Rate, rate)
+	}
+	for _, l := range f.Legends {
+		if strings.Contains(l, "–") {
+			t.Errorf("report legends %q: want the last values", f.Legends)
+			break
+		}
+	}
+	if len(f.ThresholdValues) != 2 || !slices.ContainsFunc(f.ThresholdValues, func(v string) bool { return strings.HasSuffix(v, " ms") }) ||
+		!slices.ContainsFunc(f.ThresholdValues, func(v string) bool { return strings.HasSuffix(v, "%") }) {
+		t.Errorf("threshold values %q: want one in ms and one in %%", f.ThresholdValues)
+	}
+	for _, v := range f.VUTicks {
+		if _, err := strconv.Atoi(v); err != nil {
+			t.Errorf("VU ticks %q: want whole numbers", f.VUTicks)
+			break
+		}
+	}
+	if !regexp.MustCompile(`^count=[\d.]+ [kMG]?B$`).MatchString(f.DataSent) {
+		t.Errorf("data_sent %q: want an amount in B, kB, MB or GB", f.DataSent)
+	}
+	if calls := float64(reqs(t, e)); f.HistCalls != calls {
+		t.Errorf("latency histogram holds %v calls, the summary counts %v", f.HistCalls, calls)
+	}
+	if f.LastRPS < f.MedianRPS/2 {
+		t.Errorf("the calls/s chart ends in a drop: last %v/s, median %v/s", f.LastRPS, f.MedianRPS)
+	}
+}
+
+// TestWebDashboardShortRun: a run shorter than one period is one point on an axis one period
+// wide, not one that spans years.
+func TestWebDashboardShortRun(t *testing.T) {
+	t.Parallel()
+	browser := teststore.NewBrowser(t)
+	report := filepath.Join(t.TempDir(), "short.html")
+	runOutputs(t, []string{"DURATION=1s"}, "-o", "web-dashboard=port=-1&period=10s&export="+report)
+	browser.Do(t, 30*time.Second, chromedp.Navigate("file://"+report),
+		chromedp.Poll[chromedp.Void](`window.dnechoDashboard && window.dnechoDashboard.charts.rps`, chromedp.WithPollingTimeout(15*time.Second)))
+	span := teststore.Eval[[]float64](t, browser, `(() => { const s = window.dnechoDashboard.charts.rps.plot.scales.x;
+	  return [s.max - s.min, window.dnechoDashboard.doc().points.length]; })()`)
+	if span[1] != 1 || !(span[0] > 0 && span[0] <= 10) {
+		t.Errorf("%v points on an x axis %v s wide; want one point and at most one period (10 s)", span[1], span[0])
+	}
+	if errs := browser.Errors(); len(errs) > 0 {
 		t.Errorf("report page errors: %q", errs)
 	}
 }

@@ -2,7 +2,6 @@ package dashboard
 
 import (
 	"math"
-	"sort"
 	"sync/atomic"
 	"time"
 
@@ -33,23 +32,18 @@ type collector struct {
 	next     int64             // index of the oldest period not yet closed
 	points   []Point
 	lastTime int64 // end of the last closed period, Unix ms
+
+	// The last closed period, kept so that the test's final partial period can be folded into it.
+	lastWin  *window
+	prevTime int64 // lastTime before lastWin closed
+
+	lastSample time.Time // of the latest call or iteration
+	end        time.Time // set by flush
+	totals     totals
 }
 
 // Grace is how long after its end a period stays open for late samples.
 const Grace = 1500 * time.Millisecond
-
-// window is one period being filled.
-type window struct {
-	end     time.Time
-	reqs    float64
-	iters   float64
-	latency *metrics.TrendSink
-	iterDur *metrics.TrendSink
-	perTag  map[string]*metrics.TrendSink
-	results map[string]float64
-	vus     float64
-	hasVUs  bool
-}
 
 // Point is one period of the charts. Per-second values are over the period.
 type Point struct {
@@ -62,39 +56,33 @@ type Point struct {
 	Max          *float64           `json:"max"`
 	PerTagP99    map[string]float64 `json:"dn"`
 	ResultsPS    map[string]float64 `json:"res"`
-	VUs          *float64           `json:"vus"`
+	VUs          *float64           `json:"vus"` // the most VUs seen in the period
 	FailingCount int                `json:"thf"`
 }
 
 func newCollector(period time.Duration, start time.Time, ths *atomic.Pointer[threshold.Set]) *collector {
-	return &collector{period: period, start: start, ths: ths, open: map[int64]*window{}, lastTime: start.UnixMilli()}
+	return &collector{period: period, start: start, ths: ths, open: map[int64]*window{}, lastTime: start.UnixMilli(), totals: newTotals()}
 }
 
 func (c *collector) window(t time.Time) *window {
 	k := max(int64(t.Sub(c.start)/c.period), c.next)
 	w := c.open[k]
 	if w == nil {
-		w = &window{end: c.start.Add(time.Duration(k+1) * c.period), latency: metrics.NewTrendSink(metrics.Time),
-			iterDur: metrics.NewTrendSink(metrics.Time), perTag: map[string]*metrics.TrendSink{}, results: map[string]float64{}}
+		w = newWindow()
 		c.open[k] = w
 	}
 	return w
 }
 
-// add folds one sample into its period.
+// add folds one sample into its period and into the test's totals.
 func (c *collector) add(s *metrics.Sample) {
 	w := c.window(s.Time)
 	switch s.Metric.Name {
 	case LatencyMetric:
 		c.dnecho = true
-		w.latency.Add(*s)
+		w.latency.add(s.Value)
 		if dn, ok := s.Tags.Get(BreakdownTag); ok {
-			sink := w.perTag[dn]
-			if sink == nil {
-				sink = metrics.NewTrendSink(metrics.Time)
-				w.perTag[dn] = sink
-			}
-			sink.Add(*s)
+			w.tag(dn).add(s.Value)
 		}
 	case RequestsMetric:
 		c.dnecho = true
@@ -104,10 +92,16 @@ func (c *collector) add(s *metrics.Sample) {
 	case "iterations":
 		w.iters += s.Value
 	case "iteration_duration":
-		w.iterDur.Add(*s)
+		w.iterDur.add(s.Value)
 	case "vus":
-		w.vus, w.hasVUs = s.Value, true
+		w.vus, w.hasVUs = max(w.vus, s.Value), true
+	default:
+		return
 	}
+	if s.Metric.Name != "vus" && s.Time.After(c.lastSample) {
+		c.lastSample = s.Time
+	}
+	c.totals.add(s)
 }
 
 // advance closes, in order, every period that ended before now - Grace; it reports whether any
@@ -115,7 +109,7 @@ func (c *collector) add(s *metrics.Sample) {
 func (c *collector) advance(now time.Time) bool {
 	closed := false
 	for {
-		end := c.start.Add(time.Duration(c.next+1) * c.period)
+		end := c.periodEnd(c.next)
 		if end.After(now.Add(-Grace)) {
 			return closed
 		}
@@ -124,19 +118,34 @@ func (c *collector) advance(now time.Time) bool {
 	}
 }
 
-// flush closes every open period at the end of the test, the last one ending at now.
+func (c *collector) periodEnd(k int64) time.Time { return c.start.Add(time.Duration(k+1) * c.period) }
+
+// flush closes every open period at the end of the test. The test ends with its last call (or
+// iteration), not when the output stops, which comes later. The last period, cut short by the
+// end, is folded into the one before: alone it would hold a few milliseconds of the ramp-down
+// and end every chart in a drop.
 func (c *collector) flush(now time.Time) {
-	last := c.next
-	for k := range c.open {
-		last = max(last, k)
+	end := now
+	if c.lastSample.UnixMilli() > c.lastTime && c.lastSample.Before(now) {
+		end = c.lastSample
 	}
-	for c.next <= last {
-		end := c.start.Add(time.Duration(c.next+1) * c.period)
-		if c.next == last && now.Before(end) {
-			end = now
-		}
-		c.closeNext(end)
+	c.end = end
+	k := max(int64(end.Sub(c.start)/c.period), c.next)
+	for c.next < k {
+		c.closeNext(c.periodEnd(c.next))
 	}
+	w := newWindow()
+	for i, o := range c.open { // period k and anything stamped after the last call (vus)
+		w.merge(o)
+		delete(c.open, i)
+	}
+	c.next = k + 1
+	if c.lastWin != nil && len(c.points) > 0 && end.Before(c.periodEnd(k)) {
+		w.merge(c.lastWin)
+		c.points = c.points[:len(c.points)-1]
+		c.lastTime = c.prevTime
+	}
+	c.close(w, end)
 }
 
 func (c *collector) closeNext(end time.Time) {
@@ -144,28 +153,29 @@ func (c *collector) closeNext(end time.Time) {
 	delete(c.open, c.next)
 	c.next++
 	if w == nil {
-		w = &window{latency: metrics.NewTrendSink(metrics.Time), iterDur: metrics.NewTrendSink(metrics.Time)}
+		w = newWindow()
 	}
-	w.end = end
-	c.close(w)
+	c.close(w, end)
 }
 
-func (c *collector) close(w *window) {
-	secs := float64(w.end.UnixMilli()-c.lastTime) / 1000
-	c.lastTime = w.end.UnixMilli()
+func (c *collector) close(w *window, end time.Time) {
+	c.prevTime, c.lastWin = c.lastTime, w
+	secs := float64(end.UnixMilli()-c.lastTime) / 1000
+	c.lastTime = end.UnixMilli()
 	if secs <= 0 {
 		secs = c.period.Seconds()
 	}
-	lat, reqs := w.latency, w.reqs
+	lat, reqs := w.latency.ranker(), w.reqs
 	if !c.dnecho {
-		lat, reqs = w.iterDur, w.iters
+		lat, reqs = w.iterDur.ranker(), w.iters
 	}
-	p := Point{Time: w.end.UnixMilli(), RequestsPS: reqs / secs, PerTagP99: map[string]float64{}, ResultsPS: map[string]float64{}}
+	p := Point{Time: end.UnixMilli(), RequestsPS: reqs / secs, PerTagP99: map[string]float64{}, ResultsPS: map[string]float64{}}
 	if lat.Count() > 0 {
-		p.P50, p.P90, p.P95, p.P99, p.Max = ptr(lat.Percentile(50)), ptr(lat.Percentile(90)), ptr(lat.Percentile(95)), ptr(lat.Percentile(99)), ptr(lat.Max())
+		p.P50, p.P90, p.P95, p.P99 = ptr(percentile(lat, 50)), ptr(percentile(lat, 90)), ptr(percentile(lat, 95)), ptr(percentile(lat, 99))
+		p.Max = ptr(lat.Max())
 	}
 	for k, s := range w.perTag {
-		p.PerTagP99[k] = s.Percentile(99)
+		p.PerTagP99[k] = percentile(s.ranker(), 99)
 	}
 	for k, n := range w.results {
 		p.ResultsPS[k] = n / secs
@@ -187,36 +197,4 @@ func ptr(v float64) *float64 {
 		return nil
 	}
 	return &v
-}
-
-// ThresholdState is one threshold's latest evaluation (the runner evaluates every 2 s).
-type ThresholdState struct {
-	Metric    string   `json:"metric"`
-	Source    string   `json:"source"`
-	OK        bool     `json:"ok"`
-	Value     *float64 `json:"value"`
-	Evaluated bool     `json:"evaluated"`
-}
-
-// thresholds returns every threshold, or only the failing ones.
-func (c *collector) thresholds(all bool) []ThresholdState {
-	ths := c.ths.Load()
-	if ths == nil {
-		return nil
-	}
-	var out []ThresholdState
-	for _, e := range ths.Entries() {
-		for _, o := range ths.Outcomes(e.Name) {
-			if !all && o.OK {
-				continue
-			}
-			st := ThresholdState{Metric: e.Name, Source: o.Source, OK: o.OK, Evaluated: o.Evaluated}
-			if o.HasValue {
-				st.Value = ptr(o.Value)
-			}
-			out = append(out, st)
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Metric < out[j].Metric })
-	return out
 }

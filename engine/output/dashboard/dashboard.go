@@ -4,7 +4,8 @@
 // the end-of-test summary and the thresholds.
 //
 // Charts: calls per second, latency percentiles per period, p99 per DataNode, calls per result
-// code, VUs and the thresholds' state. The page and the report use uPlot (MIT), vendored under
+// code, VUs, the thresholds' state and a histogram of the whole test's latency; the header shows
+// the whole test's rate and p99. The page and the report use uPlot (MIT), vendored under
 // assets/uplot with its licence; k6's own dashboard assets are AGPL and not used.
 //
 // An open tab never slows the run: samples are folded on the output's own goroutine, and each
@@ -139,15 +140,18 @@ func (o *Output) fold(batches [][]metrics.Sample) error {
 
 // document is what the page reads: every point so far, the thresholds and the totals.
 type document struct {
-	Start      int64            `json:"start"` // Unix ms: the first period's start
+	Start      int64            `json:"start"`  // Unix ms: the first period's start
+	Period     int64            `json:"period"` // ms
 	Points     []Point          `json:"points"`
+	Totals     Totals           `json:"totals"`
 	Thresholds []ThresholdState `json:"thresholds"`
 	Iterations bool             `json:"iterations"` // charts show iterations, not echo calls
 	Final      bool             `json:"final"`
 }
 
 func (o *Output) document(final bool) document {
-	return document{Start: o.col.start.UnixMilli(), Points: o.col.points, Thresholds: o.col.thresholds(true), Iterations: !o.col.dnecho, Final: final}
+	return document{Start: o.col.start.UnixMilli(), Period: o.cfg.Period.Milliseconds(), Points: o.col.points,
+		Totals: o.col.wholeTest(o.now()), Thresholds: o.col.thresholds(true), Iterations: !o.col.dnecho, Final: final}
 }
 
 func (o *Output) publish(final bool) {

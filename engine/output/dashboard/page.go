@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"math"
 	"mime"
 	"net/http"
 	"os"
@@ -109,10 +110,27 @@ func formatValue(contains metrics.ValueType, typ metrics.MetricType, v summary.V
 		return fmt.Sprintf("%.3fms", v.V)
 	case typ == metrics.Rate && v.Key == "rate":
 		return fmt.Sprintf("%.2f%%", 100*v.V)
+	case contains == metrics.Data && v.Key == "rate":
+		return byteSize(v.V) + "/s"
+	case contains == metrics.Data && v.Key != "count" || contains == metrics.Data && typ == metrics.Counter:
+		return byteSize(v.V)
 	case v.V == float64(int64(v.V)):
 		return strconv.FormatInt(int64(v.V), 10)
 	}
 	return strconv.FormatFloat(v.V, 'f', 3, 64)
+}
+
+// byteSize writes a byte count in decimal units, as the text summary does (1 kB = 1000 B).
+func byteSize(v float64) string {
+	units := []string{"B", "kB", "MB", "GB", "TB"}
+	i := 0
+	for ; i < len(units)-1 && math.Abs(v) >= 1000; i++ {
+		v /= 1000
+	}
+	if i == 0 {
+		return strconv.FormatFloat(v, 'f', -1, 64) + " B"
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64) + " " + units[i]
 }
 
 // Finish writes the HTML report when K6_WEB_DASHBOARD_EXPORT asked for one: the charts' data, the

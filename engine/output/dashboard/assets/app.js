@@ -5,25 +5,64 @@
   var cfg = JSON.parse(document.getElementById("dnecho-config").textContent);
   var palette = ["#2f6fde", "#e8743b", "#19a979", "#ed4a7b", "#945ecf", "#13a4b4", "#bf399e", "#6c8893", "#ee6868", "#525df4"];
   var charts = {};
+  var doc = { points: [] };
+  // For the browser console and the end-to-end tests: the charts (uPlot instances, the tick
+  // labels last drawn) and the document they show.
+  window.dnechoDashboard = { charts: charts, doc: function () { return doc; } };
+
+  // Integer tick steps, for counts (VUs, failing thresholds).
+  var integerIncrs = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000];
 
   function el(id) { return document.getElementById(id); }
 
   function width(id) { return Math.max(300, el(id).clientWidth - 4); }
 
+  function lastValue(col) {
+    for (var i = col.length - 1; i >= 0; i--) { if (col[i] != null) { return col[i]; } }
+    return null;
+  }
+
+  // xRange spans the test from its start, and at least one period.
+  function xRange(u, lo, hi) {
+    var period = (doc.period || 1000) / 1000;
+    lo = doc.start / 1000;
+    if (hi == null || hi - lo < period) { hi = lo + period; }
+    return [lo, hi];
+  }
+
   // chart (re)creates a chart when its series change and otherwise only swaps its data.
-  function chart(id, names, xs, cols, unit) {
+  // o: unit (of the values), integer (counts: integer ticks from 0), x (the x scale and axis),
+  // idle (the legend away from the cursor; by default the last value).
+  function chart(id, names, xs, cols, o) {
     var key = names.join("\u0000");
     var data = [xs].concat(cols);
     var c = charts[id];
     if (c && c.key === key) { c.plot.setData(data); return; }
     if (c) { c.plot.destroy(); }
-    var series = [{}].concat(names.map(function (n, i) {
-      return { label: n, stroke: palette[i % palette.length], width: 1.5, spanGaps: true,
-        value: function (u, v) { return v == null ? "–" : fmt(v) + (unit ? " " + unit : ""); } };
+    c = { key: key, ticks: [] };
+    var series = [o.x ? o.x.series : {}].concat(names.map(function (n, i) {
+      var s = { label: n, stroke: palette[i % palette.length], width: 1.5, spanGaps: true,
+        // Away from the cursor (always, in a printed report) the legend shows the last value.
+        value: function (u, v, si, di) {
+          if (di == null) { return o.idle ? o.idle(u.data[si]) : format(lastValue(u.data[si]), o.unit); }
+          return v == null ? "–" : format(v, o.unit);
+        } };
+      if (o.x && o.x.bars) { s.paths = uPlot.paths.bars({ size: [0.9, 40] }); s.fill = palette[i % palette.length] + "99"; s.points = { show: false }; }
+      return s;
     }));
-    var opts = { width: width(id), height: 220, series: series, scales: { x: { time: true } },
-      axes: [{}, { values: function (u, vs) { return vs.map(function (v) { return fmt(v); }); } }], legend: { live: true } };
-    charts[id] = { key: key, plot: new uPlot(opts, data, el(id)) };
+    var yAxis = { values: function (u, vs) { c.ticks = vs.map(function (v) { return format(v, o.unit); }); return c.ticks; },
+      // Wide enough for the longest label ("12,345.6/s"), which uPlot's fixed 50 px cuts.
+      size: function (u, vs) { return 18 + 7 * Math.max(3, Math.max.apply(null, (vs || []).map(function (v) { return v.length; }))); } };
+    var y = {};
+    if (o.integer) {
+      yAxis.incrs = integerIncrs;
+      y.range = function (u, lo, hi) { return [0, Math.max(1, Math.ceil(hi || 0))]; };
+    }
+    var opts = { width: width(id), height: 220, series: series,
+      scales: { x: o.x ? o.x.scale : { time: true, range: xRange }, y: y },
+      axes: [o.x ? o.x.axis : {}, yAxis], legend: { live: true } };
+    c.plot = new uPlot(opts, data, el(id));
+    charts[id] = c;
   }
 
   function fmt(v) {
@@ -34,43 +73,78 @@
     return v.toPrecision(3);
   }
 
+  // format writes a value with its unit; "%" values are fractions, "B" values bytes.
+  function format(v, unit) {
+    if (v == null || isNaN(v)) { return "–"; }
+    if (unit === "%") { return fmt(100 * v) + "%"; }
+    if (unit === "B" || unit === "B/s") { return bytes(v) + (unit === "B/s" ? "/s" : ""); }
+    return fmt(v) + (unit ? (unit.charAt(0) === "/" ? unit : " " + unit) : "");
+  }
+
+  function bytes(v) {
+    var units = ["B", "kB", "MB", "GB", "TB"], i = 0;
+    while (Math.abs(v) >= 1000 && i < units.length - 1) { v /= 1000; i++; }
+    return (i === 0 ? String(Math.round(v)) : v.toFixed(1)) + " " + units[i];
+  }
+
   function keysOf(points, field) {
     var seen = {};
     points.forEach(function (p) { Object.keys(p[field] || {}).forEach(function (k) { seen[k] = true; }); });
     return Object.keys(seen).sort();
   }
 
-  function column(points, f) { return points.map(function (p) { var v = f(p); return v == null ? null : v; }); }
+  // column is one series of the time charts: null at the test's start, then one value a point.
+  function column(points, f) { return [null].concat(points.map(function (p) { var v = f(p); return v == null ? null : v; })); }
 
-  function render(doc) {
-    var pts = doc.points || [];
-    var xs = pts.map(function (p) { return p.t / 1000; });
-    var what = doc.iterations ? "Iterations" : "Echo calls";
+  function render(d) {
+    doc = d;
+    var pts = d.points || [];
+    // The x axis starts with the test: with a single point uPlot would otherwise span years.
+    var xs = [d.start / 1000].concat(pts.map(function (p) { return p.t / 1000; }));
+    var what = d.iterations ? "Iterations" : "Echo calls";
     el("rps-title").textContent = what + " per second";
-    chart("rps", [doc.iterations ? "iterations/s" : "calls/s"], xs, [column(pts, function (p) { return p.rps; })], "/s");
+    chart("rps", [d.iterations ? "iterations/s" : "calls/s"], xs, [column(pts, function (p) { return p.rps; })], { unit: "/s" });
     var stats = ["p50", "p90", "p95", "p99", "max"];
-    chart("lat", stats, xs, stats.map(function (s) { return column(pts, function (p) { return p[s]; }); }), "ms");
+    chart("lat", stats, xs, stats.map(function (s) { return column(pts, function (p) { return p[s]; }); }), { unit: "ms" });
     var dns = keysOf(pts, "dn");
     chart("dn", dns.length ? dns : ["(no datanode tag)"], xs,
-      (dns.length ? dns : [""]).map(function (k) { return column(pts, function (p) { return p.dn ? p.dn[k] : null; }); }), "ms");
+      (dns.length ? dns : [""]).map(function (k) { return column(pts, function (p) { return p.dn ? p.dn[k] : null; }); }), { unit: "ms" });
     var res = keysOf(pts, "res");
     chart("res", res.length ? res : ["(no result tag)"], xs,
-      (res.length ? res : [""]).map(function (k) { return column(pts, function (p) { return p.res ? (p.res[k] || 0) : null; }); }), "/s");
-    chart("vus", ["VUs"], xs, [column(pts, function (p) { return p.vus; })], "");
-    chart("thf", ["failing thresholds"], xs, [column(pts, function (p) { return p.thf; })], "");
-    thresholds(doc.thresholds || []);
-    var total = 0, secs = 0;
-    pts.forEach(function (p, i) {
-      var d = i === 0 ? 0 : (p.t - pts[i - 1].t) / 1000;
-      secs += d;
+      (res.length ? res : [""]).map(function (k) { return column(pts, function (p) { return p.res ? (p.res[k] || 0) : null; }); }), { unit: "/s" });
+    chart("vus", ["VUs"], xs, [column(pts, function (p) { return p.vus; })], { integer: true });
+    chart("thf", ["failing thresholds"], xs, [column(pts, function (p) { return p.thf; })], { integer: true });
+    histogram((d.totals && d.totals.hist) || [], d.iterations);
+    thresholds(d.thresholds || []);
+    header(d, pts);
+  }
+
+  // header shows the whole test so far: its rate and p99, and the VUs now (live) or at most.
+  function header(d, pts) {
+    var t = d.totals || {};
+    var rps = el("stat-rps"), p99 = el("stat-p99"), vus = el("stat-vus");
+    rps.textContent = t.rate == null ? "–" : fmt(t.rate);
+    rps.dataset.value = t.rate == null ? "" : String(t.rate);
+    p99.textContent = t.p99 == null ? "–" : fmt(t.p99) + " ms";
+    p99.dataset.value = t.p99 == null ? "" : String(t.p99);
+    var v = d.final ? t.vusMax : (pts.length ? pts[pts.length - 1].vus : null);
+    el("stat-vus-label").textContent = d.final ? "VUs max" : "VUs";
+    vus.textContent = v == null ? "–" : fmt(v);
+    el("stat-state").textContent = d.final ? "finished" : "running";
+  }
+
+  // histogram draws the whole test's latency as bars, one per logarithmic bin.
+  function histogram(bins, iterations) {
+    el("hist-title").textContent = (iterations ? "Iteration duration" : "Latency") + " histogram (whole test, ms)";
+    var xs = bins.map(function (b, i) { return i; });
+    var label = function (i) { var b = bins[Math.round(i)]; return b ? fmt(b.lo) : ""; };
+    chart("hist", [iterations ? "iterations" : "calls"], xs, [bins.map(function (b) { return b.n; })], {
+      integer: true,
+      idle: function (col) { return fmt(col.reduce(function (a, b) { return a + (b || 0); }, 0)) + " in all"; },
+      x: { bars: true, scale: { time: false, range: function () { return [-0.5, Math.max(bins.length, 1) - 0.5]; } },
+        axis: { incrs: integerIncrs, values: function (u, vs) { return vs.map(label); } },
+        series: { label: "bin", value: function (u, v) { var b = bins[v]; return b ? fmt(b.lo) + "–" + fmt(b.hi) + " ms" : "all"; } } },
     });
-    if (pts.length) {
-      var last = pts[pts.length - 1];
-      el("stat-rps").textContent = fmt(last.rps);
-      el("stat-p99").textContent = last.p99 == null ? "–" : fmt(last.p99) + " ms";
-      el("stat-vus").textContent = last.vus == null ? "–" : fmt(last.vus);
-    }
-    el("stat-state").textContent = doc.final ? "finished" : "running";
   }
 
   function thresholds(list) {
@@ -90,14 +164,14 @@
       tr.insertCell().textContent = t.source;
       var v = tr.insertCell();
       v.className = "num";
-      v.textContent = t.value == null ? "–" : fmt(t.value);
+      v.textContent = t.value == null ? "–" : format(t.value, t.unit);
     });
   }
 
   function poll() {
-    fetch("/data", { cache: "no-store" }).then(function (r) { return r.json(); }).then(function (doc) {
-      render(doc);
-      if (!doc.final) { setTimeout(poll, cfg.pollMS); }
+    fetch("/data", { cache: "no-store" }).then(function (r) { return r.json(); }).then(function (d) {
+      render(d);
+      if (!d.final) { setTimeout(poll, cfg.pollMS); }
     }).catch(function () { el("stat-state").textContent = "finished (page no longer served)"; });
   }
 
