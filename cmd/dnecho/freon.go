@@ -216,11 +216,11 @@ func runDNEcho(sig *signals, s streams, f *dnEchoFlags) error {
 		},
 	}.Run(sig.soft)
 	if err != nil {
-		_ = outs.close("", 0, false)
+		_ = outs.close(sig.hard, "", 0, false)
 		return withCode(freonExitFailed, err)
 	}
 	now := time.Now()
-	if err := outs.close(res.ReportText(now), now.Sub(res.Start), f.failOnLoss); err != nil {
+	if err := outs.close(sig.hard, res.ReportText(now), now.Sub(res.Start), f.failOnLoss); err != nil {
 		return err
 	}
 	switch {

@@ -93,14 +93,15 @@ func (o *freonOutputs) loop() {
 
 // close flushes the outputs, logs a line per output, writes the dashboard's report with the
 // freon report in it, and returns a loss error when failOnLoss and an output dropped samples.
-func (o *freonOutputs) close(report string, d time.Duration, failOnLoss bool) error {
+// A second Ctrl-C (hard) stops waiting for the outputs.
+func (o *freonOutputs) close(hard context.Context, report string, d time.Duration, failOnLoss bool) error {
 	if o == nil {
 		return nil
 	}
 	close(o.stop)
 	<-o.done
 	o.feed.Flush()
-	results := o.set.Stop()
+	results := o.set.StopContext(hard)
 	var failed []string
 	for _, r := range results {
 		level := freon.LevelInfo

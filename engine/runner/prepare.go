@@ -279,7 +279,7 @@ func (t *testRun) stopOutputs() error {
 	if t.outSet == nil {
 		return nil
 	}
-	results := t.outSet.Stop()
+	results := t.outSet.StopContext(t.cfg.Hard) // a second Ctrl-C does not wait for the outputs
 	var errs []error
 	for _, r := range results {
 		if r.StopErr != nil {

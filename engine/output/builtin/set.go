@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync/atomic"
@@ -18,7 +19,8 @@ type Set struct {
 // counted counts the samples an output received, for its end-of-run account.
 type counted struct {
 	output.Output
-	n atomic.Int64
+	n         atomic.Int64
+	abandoned bool // its Stop was given up on: Finish leaves it alone
 }
 
 // Result is the end-of-run account of one output.
@@ -28,10 +30,22 @@ type Result struct {
 	// StopErr is the output's own failure to finish (a file that could not be written or
 	// closed), as opposed to samples a store refused or that were dropped on the way.
 	StopErr error
+	// Abandoned is set when the stop was given up before the output finished (a second Ctrl-C):
+	// what it had not yet written is lost, and how much is not known.
+	Abandoned bool
 }
 
+// Lost reports whether the output dropped samples, or may have (Abandoned).
+func (r Result) Lost() bool { return r.Abandoned || r.Account.Lost() }
+
 // Line is the end-of-run line of the output.
-func (r Result) Line() string { return r.Account.Line(r.Description) }
+func (r Result) Line() string {
+	if r.Abandoned {
+		return fmt.Sprintf("output %s: stopped at once before it finished (interrupted again); of %d samples, those not yet written are lost",
+			r.Description, r.Received)
+	}
+	return r.Account.Line(r.Description)
+}
 
 // Open builds the outputs of specs (-o values) and, when p.Env sets K6_WEB_DASHBOARD=true and no
 // spec names it, the web dashboard. Nothing is started: an error leaves nothing to release.
@@ -95,15 +109,50 @@ func (s *Set) AddSamples(batch []metrics.Sample) {
 }
 
 // Stop flushes and stops the started outputs and returns their accounts, in -o order. It is
-// idempotent: a second call returns nil.
-func (s *Set) Stop() []Result {
-	var res []Result
-	for _, o := range s.outs[:s.started] {
-		err := o.Stop()
-		res = append(res, Result{Description: o.Description(), Account: output.AccountOf(o.Output, o.n.Load(), err), StopErr: err})
-	}
+// StopContext with a context that never ends.
+func (s *Set) Stop() []Result { return s.StopContext(context.Background()) }
+
+// StopContext stops the started outputs all at once, so the slowest one (a store that does not
+// answer, each bounded by its own stop timeout) sets the time it takes, not their sum. When ctx
+// ends first (a second Ctrl-C) it returns at once: the outputs still stopping are Abandoned and
+// go on in the background until the process exits. It is idempotent: a second call returns nil.
+func (s *Set) StopContext(ctx context.Context) []Result {
+	outs := s.outs[:s.started]
 	s.started = 0
+	res := make([]Result, len(outs))
+	done := make(chan int, len(outs))
+	for i, o := range outs {
+		go func() {
+			err := o.Stop()
+			res[i] = Result{Description: o.Description(), Account: output.AccountOf(o.Output, o.n.Load(), err), StopErr: err}
+			done <- i
+		}()
+	}
+	stopped := make([]bool, len(outs))
+	for range outs {
+		select {
+		case i := <-done:
+			stopped[i] = true
+		case <-ctx.Done():
+			return abandoned(outs, res, stopped)
+		}
+	}
 	return res
+}
+
+// abandoned completes the results of a stop given up: the outputs that had not stopped are
+// reported as abandoned. res is only read for the outputs that stopped.
+func abandoned(outs []*counted, res []Result, stopped []bool) []Result {
+	out := make([]Result, len(outs))
+	for i, o := range outs {
+		if stopped[i] {
+			out[i] = res[i]
+			continue
+		}
+		o.abandoned = true
+		out[i] = Result{Description: o.Description(), Account: output.Account{Received: o.n.Load()}, Abandoned: true}
+	}
+	return out
 }
 
 // WantsEnd reports whether an output needs Finish (so a front end can skip building the text).
@@ -116,12 +165,12 @@ func (s *Set) WantsEnd() bool {
 	return false
 }
 
-// Finish tells the outputs that want it (the web dashboard) the end-of-test summary. Call it
-// after Stop.
+// Finish tells the outputs that want it (the web dashboard) the end-of-test summary, except those
+// whose stop was abandoned. Call it after Stop.
 func (s *Set) Finish(end output.End) error {
 	var errs []error
 	for _, o := range s.outs {
-		if f, ok := o.Output.(output.Finisher); ok {
+		if f, ok := o.Output.(output.Finisher); ok && !o.abandoned {
 			if err := f.Finish(end); err != nil {
 				errs = append(errs, fmt.Errorf("output %s: %w", o.Description(), err))
 			}
@@ -134,7 +183,10 @@ func (s *Set) Finish(end output.End) error {
 func Lost(results []Result) error {
 	var names []string
 	for _, r := range results {
-		if r.Lost() {
+		switch {
+		case r.Abandoned:
+			names = append(names, fmt.Sprintf("%s was stopped before it finished", r.Description))
+		case r.Lost():
 			names = append(names, fmt.Sprintf("%s dropped %d of %d", r.Description, r.Dropped, r.Received))
 		}
 	}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"net"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// silentStore accepts connections and never answers, like a store behind a dead proxy.
+func silentStore(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var conns []net.Conn
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conns = append(conns, c)
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		<-done
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	return ln.Addr().String()
+}
+
+// silentOutputs are three InfluxDB 2 outputs whose stores never answer (2.x: no CREATE DATABASE
+// at the start, which would wait for the store too).
+func silentOutputs(t *testing.T) []string {
+	var args []string
+	for i := 0; i < 3; i++ {
+		args = append(args, "-o", "xk6-influxdb=http://"+silentStore(t)+"/bucket")
+	}
+	return args
+}
+
+// influx2Env are the settings an InfluxDB 2 output needs.
+var influx2Env = []string{"K6_INFLUXDB_ORGANIZATION=o", "K6_INFLUXDB_TOKEN=t"}
+
+// Outputs stop side by side: three stores that never answer cost one stop timeout, not three
+// (issue 18, item 25).
+func TestOutputsStopInParallel(t *testing.T) {
+	t.Parallel()
+	script := writeRunScript(t, "one.js", `export const options = { iterations: 1 }; export default function () {}`)
+	r := dnechoEnvLimit(t, 60*time.Second, influx2Env, append(append([]string{"run", "-q"}, silentOutputs(t)...), script)...)
+	if r.code != 0 || strings.Count(r.all(), "samples written") != 3 {
+		t.Fatalf("exit %d, want 0 and a line per output\n%s", r.code, r.all())
+	}
+	if r.took > 9*time.Second {
+		t.Errorf("took %s: the outputs were stopped one after the other", r.took)
+	}
+}
+
+// A second Ctrl-C does not wait for outputs that are still stopping.
+func TestSecondInterruptSkipsOutputs(t *testing.T) {
+	t.Parallel()
+	script := writeRunScript(t, "loop.js", `import { sleep } from 'k6';
+export default function () { console.log('ITERATING'); sleep(0.1); }`)
+	run := startBinary(t, binPath, influx2Env, append(append([]string{"run", "-d", "1m"}, silentOutputs(t)...), script)...)
+	run.waitFor(t, "ITERATING")
+	run.signal(t, os.Interrupt)
+	run.waitFor(t, "stopping gracefully")
+	run.signal(t, os.Interrupt)
+	res := run.wait(t)
+	if res.code != 105 || res.took > 2*time.Second {
+		t.Fatalf("exit %d %s after the second interrupt, want 105 at once\n%s", res.code, res.took, res.all())
+	}
+	if !strings.Contains(res.all(), "stopped at once before it finished") {
+		t.Errorf("no line says the outputs were abandoned\n%s", res.all())
+	}
+}
