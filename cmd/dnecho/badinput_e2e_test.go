@@ -1,6 +1,8 @@
 package main
 
 import (
+	"archive/tar"
+	"bytes"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +14,16 @@ import (
 func TestBadInputsFailFast(t *testing.T) {
 	t.Parallel()
 	freon := []string{"freon", "dn-echo", "--scm", "127.0.0.1:1", "--container-id", "1"}
+	junk := writeRunScript(t, "junk.tar", "\x00\x01 export default function () {} \xff\xfe")
+	var plain bytes.Buffer // a tar of a script, not an archive dnecho wrote
+	tw := tar.NewWriter(&plain)
+	if err := tw.WriteHeader(&tar.Header{Name: "test.js", Mode: 0o644, Size: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tw.Write([]byte("{}")); err != nil || tw.Close() != nil {
+		t.Fatal("tar", err)
+	}
+	plainTar := writeRunScript(t, "test.bundle", plain.String())
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -21,6 +33,8 @@ func TestBadInputsFailFast(t *testing.T) {
 		{"--scm host:", []string{"freon", "dn-echo", "--scm", "127.0.0.1:", "--container-id", "1"}, `"--scm"`},
 		{"authentication", append(freon, "-D", "hadoop.security.authentication=bogus"), "hadoop.security.authentication"},
 		{"read timeout", append(freon, "-D", "ozone.client.read.timeout=-5s"), "ozone.client.read.timeout"},
+		{"junk .tar", []string{"run", junk}, "junk.tar: not a test archive"},
+		{"a tar that is not an archive", []string{"run", plainTar}, "test.bundle: not a test archive"},
 		{"aggregate --instances", []string{"aggregate", "--listen", "127.0.0.1:0", "--instances", "0"}, "--instances 0"},
 		{"aggregate --threshold-interval", []string{"aggregate", "--listen", "127.0.0.1:0", "--threshold-interval", "-1s"}, "--threshold-interval -1s"},
 		{"aggregate --join-timeout", []string{"aggregate", "--listen", "127.0.0.1:0", "--join-timeout", "0s"}, "--join-timeout 0s"},

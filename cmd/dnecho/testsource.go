@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/dnecho/dnecho/engine/archive"
 	"github.com/dnecho/dnecho/engine/null"
@@ -33,6 +34,9 @@ func readTestSource(arg string, stdin io.Reader) (*testSource, error) {
 		return nil, fmt.Errorf("read the script: %w", err)
 	}
 	if !archive.IsArchive(data) {
+		if archive.LooksLikeTar(data) || strings.HasSuffix(strings.ToLower(arg), ".tar") {
+			return nil, fmt.Errorf("%s: %w: a tar file whose first entry is not %s (make one with dnecho archive)", arg, archive.ErrNotArchive, archive.MetadataName)
+		}
 		return &testSource{script: arg, source: data}, nil
 	}
 	arc, err := archive.Read(bytes.NewReader(data))

@@ -170,6 +170,16 @@ func IsArchive(data []byte) bool {
 	return err == nil && h.Name == MetadataName
 }
 
+// LooksLikeTar reports whether data is a tar file (a header with the ustar magic, or one Go's
+// reader accepts) whether or not it is a test archive: such a file is never a script.
+func LooksLikeTar(data []byte) bool {
+	if len(data) >= 262 && string(data[257:262]) == "ustar" {
+		return true
+	}
+	_, err := tar.NewReader(bytes.NewReader(data)).Next()
+	return err == nil
+}
+
 // Read reads an archive written by Write or by k6.
 func Read(r io.Reader) (*Archive, error) {
 	tr := tar.NewReader(r)
