@@ -15,6 +15,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/dnecho/dnecho/internal/teststore"
+	"github.com/dnecho/dnecho/minicluster"
+	"github.com/dnecho/dnecho/minicluster/dnsim"
 )
 
 // chartsDrawn is true when the page has its seven charts, none blank, and the calls/s line drawn
@@ -195,4 +197,70 @@ func TestWebDashboardPortInUse(t *testing.T) {
 	if _, err := os.Stat(report); err != nil {
 		t.Error(err)
 	}
+}
+
+// screenshotScript ramps from 1 to 8 VUs and back over 60 s against DNECHO_SCM.
+const screenshotScript = `
+import dnecho from 'k6/x/dnecho';
+import { check } from 'k6';
+export const options = {
+  scenarios: { echo: { executor: 'ramping-vus', startVUs: 1, gracefulRampDown: '0s',
+    stages: [{ duration: '20s', target: 8 }, { duration: '20s', target: 8 }, { duration: '20s', target: 2 }] } },
+  thresholds: { dnecho_req_failed: ['rate<0.01'], 'dnecho_req_duration{result:SUCCESS}': ['p(99)<20'] },
+};
+const client = new dnecho.Client({ containerId: 1, target: 'all', scm: __ENV.DNECHO_SCM });
+export default function () {
+  check(client.echo({ payloadResp: 1024 }), { 'echo ok': (r) => r.ok });
+}
+`
+
+// TestWebDashboardScreenshots renders the pictures of docs/ (docs/dashboard.png: the live page
+// near the end of the run; docs/report.png: the report) from a 60-second ramp during which one
+// DataNode slows down from 20 s to 40 s and fails a few calls. It runs for a minute, so only with
+// DNECHO_SCREENSHOTS=1.
+func TestWebDashboardScreenshots(t *testing.T) {
+	if os.Getenv("DNECHO_SCREENSHOTS") != "1" {
+		t.Skip("DNECHO_SCREENSHOTS=1 renders docs/dashboard.png and docs/report.png from a 60 s run")
+	}
+	browser := teststore.NewBrowser(t)
+	c, _ := startCluster(t, minicluster.Options{Faults: dnsim.Faults{Latency: 100 * time.Microsecond, Jitter: 200 * time.Microsecond}})
+	report := filepath.Join(t.TempDir(), "report.html")
+	port := strconv.Itoa(teststore.FreePort(t))
+	run := startRun(t, "-q", "-e", "DNECHO_SCM="+strings.Join(c.SCMAddrs(), ","), "-o",
+		"web-dashboard=port="+port+"&period=2s&export="+report, writeRunScript(t, "ramp.js", screenshotScript))
+	run.waitFor(t, "web-dashboard: live page at")
+	began := time.Now()
+	at := func(d time.Duration) { time.Sleep(time.Until(began.Add(d))) }
+	slow := c.DataNodes()[1]
+	at(20 * time.Second)
+	if err := slow.SetFaults(dnsim.Faults{Latency: 4 * time.Millisecond, Jitter: 6 * time.Millisecond, ErrorRate: 0.02}); err != nil {
+		t.Fatal(err)
+	}
+	at(40 * time.Second)
+	if err := slow.SetFaults(dnsim.Faults{Latency: 100 * time.Microsecond, Jitter: 200 * time.Microsecond}); err != nil {
+		t.Fatal(err)
+	}
+	at(55 * time.Second)
+	browser.Do(t, 30*time.Second, chromedp.Navigate("http://127.0.0.1:"+port+"/"),
+		chromedp.Poll[chromedp.Void](chartsDrawn, chromedp.WithPollingTimeout(15*time.Second)))
+	copyFile(t, browser.Screenshot(t, "dashboard-live"), filepath.Join("..", "..", "docs", "dashboard.png"))
+	browser.Do(t, 10*time.Second, chromedp.Navigate("about:blank"))
+	if r := run.wait(t); r.code != 0 && r.code != 99 { // 99: the slow DataNode fails a threshold
+		t.Fatalf("exit %d\n%s", r.code, r.all())
+	}
+	browser.Do(t, 30*time.Second, chromedp.Navigate("file://"+report),
+		chromedp.Poll[chromedp.Void](chartsDrawn, chromedp.WithPollingTimeout(15*time.Second)))
+	copyFile(t, browser.Screenshot(t, "dashboard-report"), filepath.Join("..", "..", "docs", "report.png"))
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err == nil {
+		err = os.WriteFile(to, b, 0o644)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("wrote %s", to)
 }
