@@ -3,8 +3,13 @@ package main
 import (
 	"math"
 	"os"
+	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/dnecho/dnecho/internal/realozone"
+	"github.com/dnecho/dnecho/ozone/datanode"
 )
 
 // Outputs as the tools print them (trimmed to the lines the parsers read and their neighbours).
@@ -123,5 +128,167 @@ func TestParseStatCPU(t *testing.T) {
 	}
 	if d, err := procCPU(os.Getpid()); err != nil || d < 0 {
 		t.Errorf("procCPU(self) = %v, %v", d, err)
+	}
+}
+
+// javaFreonOut is Java `ozone freon dn-echo`'s report as Ozone 2.2.0 logs it on stderr (a run of
+// -t 32 -n 2000 against a real DataNode), with the lines before it.
+const javaFreonOut = `2026-12-03 19:20:05,060 [main] WARN freon.DNRPCLoadGenerator: Read only is not set to true for GRPC, setting it to true
+2026-12-03 19:20:06,499 [main] INFO freon.BaseFreonGenerator: Executing test with prefix ydyekxdtse and number-of-tests 2000
+2026-12-03 19:20:11,545 [Thread-4] INFO freon.ProgressBar: Progress: 100.00 % (2000 out of 2000)
+2026-12-03 19:20:11,781 [shutdown-hook-0] INFO metrics: type=TIMER, name=rpc-payload, count=2000, min=6.45144, max=917.635383, mean=61.54799377236009, stddev=83.71237771856006, median=48.536378, p75=77.103127, p95=131.531885, p98=152.291508, p99=161.6745, p999=898.178745, mean_rate=380.99578885487927, m1=400.0, m5=400.0, m15=400.0, rate_unit=events/second, duration_unit=milliseconds
+2026-12-03 19:20:11,788 [shutdown-hook-0] INFO freon.BaseFreonGenerator: Total execution time (sec): 5
+2026-12-03 19:20:11,789 [shutdown-hook-0] INFO freon.BaseFreonGenerator: Failures: 0
+2026-12-03 19:20:11,789 [shutdown-hook-0] INFO freon.BaseFreonGenerator: Successful executions: 2000
+`
+
+func TestParseJavaFreon(t *testing.T) {
+	tests := []struct {
+		name    string
+		out     string
+		want    result
+		wantErr bool
+	}{
+		{"report", javaFreonOut, result{calls: 2000, callsPerS: 380.99578885487927, p50: 48.536378, p99: 161.6745}, false},
+		// Java prints doubles below 0.001 in scientific notation.
+		{"scientific", strings.Replace(javaFreonOut, "median=48.536378", "median=5.0E-4", 1), result{calls: 2000, callsPerS: 380.99578885487927, p50: 0.0005, p99: 161.6745}, false},
+		// The timer counts failed tasks too: a report with failures is no measurement.
+		{"failures", strings.Replace(javaFreonOut, "Failures: 0", "Failures: 3", 1), result{}, true},
+		{"no report", "2026-12-03 19:20:04,720 [main] ERROR freon.BaseFreonGenerator: cannot connect\n", result{}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := parseFreon(tt.out)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("error %v, want error %v", err, tt.wantErr)
+			}
+			if got.calls != tt.want.calls || !near(got.callsPerS, tt.want.callsPerS) || !near(got.p50, tt.want.p50) || !near(got.p99, tt.want.p99) {
+				t.Errorf("got %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// Java freon's CPU per call is the difference of two runs: start-up cancels out.
+func TestMarginal(t *testing.T) {
+	long := result{calls: 50000, callsPerS: 9000, p50: 2, p99: 9, cpu: 3*time.Second + 50000*40*time.Microsecond}
+	short := result{calls: 10000, callsPerS: 7000, cpu: 3*time.Second + 10000*40*time.Microsecond}
+	got, err := marginal(long, short)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.cpuPerCall != 40*time.Microsecond {
+		t.Errorf("cpuPerCall %v, want 40µs (3 s of start-up in both runs)", got.cpuPerCall)
+	}
+	if got.callsPerS != 9000 || got.p50 != 2 || got.p99 != 9 || got.calls != 50000 {
+		t.Errorf("rate and latency %+v, want the long run's", got)
+	}
+	for _, bad := range []struct{ long, short result }{
+		{result{calls: 100, cpu: time.Second}, result{calls: 100, cpu: time.Second / 2}},     // no extra calls
+		{result{calls: 500, cpu: time.Second}, result{calls: 100, cpu: 2 * time.Second}},     // CPU went down
+		{result{calls: 500, cpu: time.Second}, result{calls: 100, cpu: time.Second}},         // no extra CPU
+		{result{calls: 100, cpu: 2 * time.Second}, result{calls: 500, cpu: 1 * time.Second}}, // short is longer
+	} {
+		if r, err := marginal(bad.long, bad.short); err == nil {
+			t.Errorf("marginal(%+v, %+v) = %+v, want an error", bad.long, bad.short, r)
+		}
+	}
+}
+
+// The section's targets: dnecho freon at least as fast as Java freon at half its CPU per call or
+// less, dnecho run at least as fast; every round's ratio counts, the median decides.
+func TestRealRatioVerdicts(t *testing.T) {
+	round := func(freonRate, javaRate float64, freonCPU, javaCPU time.Duration) map[string]result {
+		return map[string]result{
+			toolFreon: {callsPerS: freonRate, cpuPerCall: freonCPU},
+			toolRun:   {callsPerS: freonRate},
+			toolJava:  {callsPerS: javaRate, cpuPerCall: javaCPU},
+		}
+	}
+	tests := []struct {
+		name   string
+		rounds []map[string]result
+		pass   int
+		failed []string
+	}{
+		{"all pass", []map[string]result{round(12000, 10000, 20, 50), round(11000, 10000, 25, 50), round(9000, 10000, 20, 50)}, 3, nil},
+		// Rates 0.9, 1.0, 0.95 -> median 0.95; CPU 0.6, 0.4, 0.55 -> median 0.55.
+		{"slower and dearer", []map[string]result{round(9000, 10000, 30, 50), round(10000, 10000, 20, 50), round(9500, 10000, 55, 100)}, 0,
+			[]string{"grpc new freon/java calls/s 0.95x", "grpc new freon/java CPU per call 0.55x", "grpc new run/java calls/s 0.95x"}},
+		// Exactly at the targets passes.
+		{"at the targets", []map[string]result{round(10000, 10000, 25, 50)}, 3, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var s scorecard
+			for _, q := range realRatios {
+				s.judge(q, tt.rounds, "grpc new", true)
+			}
+			if s.passed != tt.pass || !slices.Equal(s.failed, tt.failed) {
+				t.Errorf("passed %d, failed %q; want %d, %q", s.passed, s.failed, tt.pass, tt.failed)
+			}
+		})
+	}
+}
+
+// Every row has a tool that Java freon is compared with, and Java only where it has the mode.
+func TestRealRows(t *testing.T) {
+	for _, row := range realRows() {
+		java := slices.Contains(row.tools, toolJava)
+		if row.reuse && java {
+			t.Errorf("%s: Java freon has no reused-stream mode", row.name)
+		}
+		if row.ratis && (slices.Contains(row.tools, toolRun) || slices.Contains(row.tools, toolRaw) || slices.Contains(row.tools, toolGhz)) {
+			t.Errorf("%s: only the freons speak Ratis", row.name)
+		}
+		if !slices.Contains(row.tools, toolFreon) {
+			t.Errorf("%s: no dnecho freon", row.name)
+		}
+	}
+}
+
+// Every tool of a row sends the same calls: the container, the count, 32 threads, empty payloads,
+// and the row's transport and stream mode.
+func TestRealTools(t *testing.T) {
+	rt := &realTarget{config: config{dnecho: "dnecho", raw: "rawecho", ghz: "ghz"}, container: 7, ghzRequest: "req.bin",
+		cluster: &realozone.Cluster{ClientConf: "/conf"}, dn: datanode.DataNode{UUID: "u-1", Addr: "127.0.0.1:9859"}}
+	has := func(args []string, want ...string) bool {
+		for i := 0; i+len(want) <= len(args); i++ {
+			if slices.Equal(args[i:i+len(want)], want) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, row := range realRows() {
+		tools := rt.tools(row, 500)
+		if len(tools) != len(row.tools) {
+			t.Fatalf("%s: %d tools, want %d", row.name, len(tools), len(row.tools))
+		}
+		for _, tl := range tools {
+			var want [][]string
+			switch tl.name {
+			case toolRaw:
+				want = [][]string{{"-uuid", "u-1"}, {"-container", "7"}, {"-n", "500"}, {"-t", "32"}, {"-addr", "127.0.0.1:9859"}}
+			case toolFreon, toolJava:
+				want = [][]string{{"--container-id", "7"}, {"-n", "500"}, {"-t", "32"}, {"--payload-req", "0"}, {"--payload-resp", "0"}, row.flags}
+			case toolRun:
+				want = [][]string{{"-e", "CONTAINER_ID=7"}, {"-e", "ITERATIONS=500"}, {"-e", "THREADS=32"}, {"-e", "DNECHO_CONF=/conf"}, {"-e", "PAYLOAD_RESP_KB=0"}}
+			case toolGhz:
+				want = [][]string{{"-n", "500"}, {"-c", "32"}, {"--binary-file", "req.bin"}, {"127.0.0.1:9859"}}
+			}
+			for _, w := range want {
+				if !has(tl.args, w...) {
+					t.Errorf("%s %s: args %q lack %q", row.name, tl.name, tl.args, w)
+				}
+			}
+			reused := has(tl.args, "-reuse") || has(tl.args, "--stream", "reuse") || has(tl.args, "-e", "STREAM=reuse")
+			if reused != row.reuse {
+				t.Errorf("%s %s: args %q: reused stream %v, want %v", row.name, tl.name, tl.args, reused, row.reuse)
+			}
+		}
+	}
+	if java := rt.javaTool(realRows()[0], 100); java.command == nil || java.args[0] != "dn-echo" {
+		t.Errorf("java-freon: %+v, want `ozone freon dn-echo` through the cluster's jars", java)
 	}
 }

@@ -4,7 +4,9 @@
 // examples/freon-equivalent.js` and ghz (new-stream mode only), in interleaved rounds. It prints
 // calls/s, p50, p99 and CPU per call (user+system time from rusage, so the cluster's CPU is not
 // counted; it is shown beside, as the DataNode's CPU per call during the tool's run) with the
-// ratios of issue 7 checked against their targets, then memory figures.
+// ratios of issue 7 checked against their targets, then memory figures and the Ratis rows. With
+// -real it then starts a real Apache Ozone cluster (internal/realozone) and runs the same tools
+// and Java `ozone freon dn-echo` against one of its containers (real.go).
 package main
 
 import (
@@ -41,10 +43,20 @@ func main() {
 	flag.StringVar(&c.gogc, "gogc", "", "GOGC for every tool (empty: inherited; set, it also turns off the heap floor of dnecho and rawecho); keeps runtime settings equal when comparing a GC change")
 	flag.StringVar(&c.profileDir, "profile", "", "after each row's rounds, write one CPU profile per tool into this directory")
 	ratisN := flag.Int("ratis-n", 20000, "calls per run of the Ratis rows (0: skip them)")
+	emulated := flag.Bool("emulated", true, "measure against the emulated cluster (false: only the -real section)")
+	var rc realConfig
+	flag.BoolVar(&rc.on, "real", false, "also measure against a real Apache Ozone cluster, with Java freon (needs java and mvn)")
+	flag.IntVar(&rc.calls, "real-n", DefaultRealCalls, "calls per run against the real DataNode, gRPC rows")
+	flag.IntVar(&rc.ratisCalls, "real-ratis-n", DefaultRealRatisCalls, "calls per run against the real DataNodes, Ratis rows")
+	flag.IntVar(&rc.reps, "real-reps", DefaultRealReps, "rounds against the real DataNode")
 	flag.Parse()
 	c.threads, c.modes = split(threads), split(modes)
 	if c.calls < 1 || c.reps < 1 {
 		fmt.Fprintln(os.Stderr, "bench: -n and -reps must be at least 1")
+		os.Exit(2)
+	}
+	if rc.on && (rc.calls < javaBaselineDivisor+1 || rc.ratisCalls < javaBaselineDivisor+1 || rc.reps < 1) {
+		fmt.Fprintf(os.Stderr, "bench: -real-n and -real-ratis-n must be at least %d, -real-reps at least 1\n", javaBaselineDivisor+1)
 		os.Exit(2)
 	}
 	for _, m := range c.modes {
@@ -65,12 +77,20 @@ func main() {
 			os.Exit(1)
 		}
 	}
-	if err := run(c); err != nil {
-		fmt.Fprintln(os.Stderr, "bench:", err)
-		os.Exit(1)
+	if *emulated {
+		if err := run(c); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		if *ratisN > 0 {
+			if err := benchRatis(c.dnecho, *ratisN, c.reps); err != nil {
+				fmt.Fprintln(os.Stderr, "bench:", err)
+				os.Exit(1)
+			}
+		}
 	}
-	if *ratisN > 0 {
-		if err := benchRatis(c.dnecho, *ratisN, c.reps); err != nil {
+	if rc.on {
+		if err := benchReal(c, rc); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
 			os.Exit(1)
 		}

@@ -43,14 +43,19 @@ type bench struct {
 	clusterPID int    // the `dnecho cluster` process, whose CPU each run is charged
 	info       clusterInfo
 	ghzRequest string // ghz's --binary-file
-	failed     []string
-	passed     int
+	scorecard
+}
+
+// scorecard counts the verdicts of a table's targets.
+type scorecard struct {
+	failed []string
+	passed int
 }
 
 // table measures every row and prints it with its ratios, then the verdicts.
 func (b *bench) table() error {
 	if b.ghz != "" {
-		path, err := writeGhzRequest(b.dir, b.info.DataNodes[0].UUID)
+		path, err := writeGhzRequest(b.dir, 1, b.info.DataNodes[0].UUID)
 		if err != nil {
 			return err
 		}
@@ -75,13 +80,18 @@ func (b *bench) table() error {
 		}
 	}
 	if slices.Contains(b.threads, targetThreads) {
-		if len(b.failed) == 0 {
-			fmt.Printf("targets at %s threads: all %d PASS\n", targetThreads, b.passed)
-		} else {
-			fmt.Printf("targets at %s threads: %d PASS, %d FAIL: %s\n", targetThreads, b.passed, len(b.failed), strings.Join(b.failed, "; "))
-		}
+		b.summary("targets at " + targetThreads + " threads")
 	}
 	return nil
+}
+
+// summary prints the verdicts' count and the failures.
+func (s *scorecard) summary(title string) {
+	if len(s.failed) == 0 {
+		fmt.Printf("%s: all %d PASS\n", title, s.passed)
+	} else {
+		fmt.Printf("%s: %d PASS, %d FAIL: %s\n", title, s.passed, len(s.failed), strings.Join(s.failed, "; "))
+	}
 }
 
 // row runs the tools of one thread count and stream mode in interleaved rounds and prints them.
@@ -137,6 +147,12 @@ func (b *bench) measure(t tool) (result, error) {
 }
 
 func (b *bench) printRatio(q ratio, rounds []map[string]result, threads, mode string) {
+	b.judge(q, rounds, mode+"-stream", threads == targetThreads)
+}
+
+// judge prints the median of q's per-round ratios with their range, and a verdict when judged;
+// label names the row in the list of failures.
+func (s *scorecard) judge(q ratio, rounds []map[string]result, label string, judged bool) {
 	per := make([]float64, len(rounds))
 	for i, r := range rounds {
 		per[i] = q.metric(r[q.num]) / q.metric(r[q.den])
@@ -146,13 +162,13 @@ func (b *bench) printRatio(q ratio, rounds []map[string]result, threads, mode st
 	if q.atLeast {
 		op = ">="
 	}
-	if threads == targetThreads {
+	if judged {
 		verdict = "PASS"
 		if (q.atLeast && m < q.target) || (!q.atLeast && m > q.target) {
 			verdict = "FAIL"
-			b.failed = append(b.failed, fmt.Sprintf("%s-stream %s %.2fx", mode, q.name, m))
+			s.failed = append(s.failed, fmt.Sprintf("%s %s %.2fx", label, q.name, m))
 		} else {
-			b.passed++
+			s.passed++
 		}
 	}
 	line := fmt.Sprintf("%-14s %-24s %5.2fx  (%.2f-%.2f)  target %s %.2fx  %s", "", q.name, m, slices.Min(per), slices.Max(per), op, q.target, verdict)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -23,6 +24,8 @@ const (
 	toolFreon = "freon"
 	toolRun   = "run"
 	toolGhz   = "ghz"
+	// toolJava is Java `ozone freon dn-echo`, the tool dnecho replaces; real DataNodes only.
+	toolJava = "java-freon"
 )
 
 // ghzCall is the Echo method in ghz's package.Service/method form
@@ -37,14 +40,17 @@ type tool struct {
 	profile string
 	// parse reads the program's output into a result.
 	parse func(out string) (result, error)
+	// command, when set, builds the process instead of bin and args (Java freon's JVM).
+	command func(ctx context.Context, args ...string) *exec.Cmd
 }
 
 // result is one run of one tool.
 type result struct {
 	calls               int64
-	callsPerS, p50, p99 float64 // p50/p99 in ms
+	callsPerS, p50, p99 float64       // p50/p99 in ms
+	cpu                 time.Duration // user+system time of the whole process
 	cpuPerCall          time.Duration
-	dnCPUPerCall        time.Duration // the emulated DataNode's (the cluster process) during the run
+	dnCPUPerCall        time.Duration // the DataNode processes' during the run
 }
 
 // tools returns the programs of one row: threads goroutines/VUs, stream mode "new" or "reuse".
@@ -79,8 +85,8 @@ func (b *bench) tools(threads, mode string) []tool {
 // writeGhzRequest writes the floor's request for ghz's --binary-file. ghz first tries to read
 // the file as length-prefixed messages, so the one message gets a length prefix to be read
 // unambiguously.
-func writeGhzRequest(dir, uuid string) (string, error) {
-	req, err := floor.NewRequest(1, uuid, 0)
+func writeGhzRequest(dir string, container int64, uuid string) (string, error) {
+	req, err := floor.NewRequest(container, uuid, 0)
 	if err != nil {
 		return "", err
 	}
@@ -91,11 +97,25 @@ func writeGhzRequest(dir, uuid string) (string, error) {
 // once runs t with env added to the harness's environment and reads its result; extra arguments
 // go after t's own.
 func once(t tool, env []string, extra ...string) (result, error) {
-	cmd := exec.Command(t.bin, append(slices.Clone(t.args), extra...)...)
-	cmd.Env = append(os.Environ(), env...)
+	return onceCtx(context.Background(), t, env, extra...)
+}
+
+// onceCtx is once, killing the program when ctx ends.
+func onceCtx(ctx context.Context, t tool, env []string, extra ...string) (result, error) {
+	args := append(slices.Clone(t.args), extra...)
+	var cmd *exec.Cmd
+	if t.command != nil {
+		cmd = t.command(ctx, args...)
+	} else {
+		cmd = exec.CommandContext(ctx, t.bin, args...)
+	}
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	cmd.Env = append(cmd.Env, env...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		return result{}, fmt.Errorf("%s %s: %v\n%s", t.bin, strings.Join(cmd.Args[1:], " "), err, tail(out))
+		return result{}, fmt.Errorf("%s %s: %v\n%s", t.name, strings.Join(args, " "), err, tail(out))
 	}
 	r, err := t.parse(string(out))
 	if err != nil {
@@ -105,14 +125,17 @@ func once(t tool, env []string, extra ...string) (result, error) {
 		return result{}, fmt.Errorf("%s: no result in output:\n%s", t.name, tail(out))
 	}
 	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	r.cpuPerCall = time.Duration(ru.Utime.Nano()+ru.Stime.Nano()) / time.Duration(r.calls)
+	r.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	r.cpuPerCall = r.cpu / time.Duration(r.calls)
 	return r, nil
 }
 
 var (
 	rawLine = regexp.MustCompile(`calls=(\d+) failed=(\d+) seconds=[0-9.]+ calls_per_s=([0-9.]+) p50_ms=([0-9.]+) p99_ms=([0-9.]+)`)
-	// freon's log-format report (Dropwizard timer, ms).
-	timerLine = regexp.MustCompile(`type=TIMER, name=rpc-payload, count=(\d+),.* median=([0-9.E-]+), .* p99=([0-9.E-]+), .* mean_rate=([0-9.E-]+),`)
+	// freon's log-format report (Dropwizard timer, ms), Java's and dnecho's alike
+	// (docs/ozone-echo.md#log-report).
+	timerLine    = regexp.MustCompile(`type=TIMER, name=rpc-payload, count=(\d+),.* median=([0-9.E-]+), .* p99=([0-9.E-]+), .* mean_rate=([0-9.E-]+),`)
+	failuresLine = regexp.MustCompile(`Failures: (\d+)`)
 	// The k6-style summary of `dnecho run`: the request counter and the duration trend.
 	reqsLine = regexp.MustCompile(`dnecho_reqs\.*: (\d+)\s+([0-9.]+)/s`)
 	durLine  = regexp.MustCompile(`dnecho_req_duration\.*: med=([0-9.]+)(ns|µs|us|ms|s)\s+p\(99\)=([0-9.]+)(ns|µs|us|ms|s)`)
@@ -135,7 +158,12 @@ func parseRaw(out string) (result, error) {
 	return result{calls: atoi(m[1]), callsPerS: atof(m[3]), p50: atof(m[4]), p99: atof(m[5])}, nil
 }
 
+// parseFreon reads freon's report; a report with failures is an error, because the timer
+// counts failed tasks too (docs/ozone-echo.md#runner-semantics).
 func parseFreon(out string) (result, error) {
+	if f := failuresLine.FindStringSubmatch(out); f != nil && f[1] != "0" {
+		return result{}, fmt.Errorf("%s failed calls", f[1])
+	}
 	m := timerLine.FindStringSubmatch(out)
 	if m == nil {
 		return result{}, nil
