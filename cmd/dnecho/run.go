@@ -20,6 +20,7 @@ import (
 	"github.com/dnecho/dnecho/engine/runner"
 	"github.com/dnecho/dnecho/engine/ui"
 	"github.com/dnecho/dnecho/internal/exitcode"
+	"github.com/dnecho/dnecho/internal/vumemory"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
 	"github.com/dnecho/dnecho/ozone/echo"
@@ -32,6 +33,9 @@ const envSCM = "DNECHO_SCM"
 
 // envFailOnOutputLoss is the environment form of --fail-on-output-loss.
 const envFailOnOutputLoss = "DNECHO_FAIL_ON_OUTPUT_LOSS"
+
+// envVUMemoryCheck is the environment form of --vu-memory-check.
+const envVUMemoryCheck = "DNECHO_VU_MEMORY_CHECK"
 
 // runFlags are the command line of `dnecho run`: k6's flags for our surface, then ours.
 type runFlags struct {
@@ -46,6 +50,7 @@ type runFlags struct {
 	noThresholds, noSetup, noTeardown  bool
 
 	failOnOutputLoss bool
+	vuMemoryCheck    bool
 
 	// k6 flags whose options act on the runner (docs/k6-compat.md#cli).
 	minIterationDuration, segment, segmentSequence string
@@ -84,8 +89,11 @@ SCRIPT '-' reads the script from stdin; SCRIPT may also be an archive made by 'd
 Ctrl-C stops the test gracefully (running iterations get their gracefulStop), a second Ctrl-C
 stops it at once; the summary is printed and the exit code is 105.
 
+More VUs than fit in memory (the plan's peak at ~179 KiB per VU against GOMEMLIMIT, the cgroup's
+limit and the free memory) are refused before any starts; --vu-memory-check=false starts anyway.
+
 Exit codes: 0 success, 99 thresholds crossed, 100 setup timeout, 101 teardown timeout,
-103 stopped through the REST API, 104 invalid options, 105 interrupted, 106 --address unusable, 107 script error, 108 exec.test.abort(), 110 exec.test.fail(),
+103 stopped through the REST API, 104 invalid options (or too many VUs for the memory), 105 interrupted, 106 --address unusable, 107 script error, 108 exec.test.abort(), 110 exec.test.fail(),
 111 an output dropped samples (only with --fail-on-output-loss),
 255 results not written (an output, --summary-export) or another failure.
 
@@ -114,6 +122,8 @@ and stops it at the end.`,
 	fl.BoolVar(&f.includeSystemEnv, "include-system-env-vars", true, "pass the system environment to the script's __ENV")
 	fl.StringArrayVarP(&f.out, "out", "o", nil, "output samples, repeatable: json[=FILE], csv[=FILE], influxdb=URL, xk6-influxdb[=URL],\nexperimental-prometheus-rw, opentelemetry, web-dashboard[=PARAMS] (see README)")
 	fl.BoolVar(&f.failOnOutputLoss, "fail-on-output-loss", false, "exit with code 111 when an output dropped samples (also "+envFailOnOutputLoss+"=true)")
+	fl.BoolVar(&f.vuMemoryCheck, "vu-memory-check", true, "refuse (exit 104) more VUs than the memory limit (GOMEMLIMIT, cgroup) or the free memory holds at ~"+
+		vumemory.Size(vumemory.PerVU)+" per VU; false starts anyway (also "+envVUMemoryCheck+"=false)")
 	fl.StringVar(&f.summaryExport, "summary-export", "", "write the end-of-test summary as JSON to FILE")
 	fl.StringVar(&f.summaryMode, "summary-mode", options.DefaultSummaryMode, "end-of-test summary: compact, full or disabled")
 	fl.StringVar(&f.summaryTrendStats, "summary-trend-stats", "", "trend stats in the summary, e.g. avg,min,med,max,p(90),p(99),count")
@@ -203,11 +213,13 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 		defaults = d
 	}
 
-	failOnLoss := f.failOnOutputLoss
-	if v, ok := sysEnv[envFailOnOutputLoss]; ok && !cmd.Flags().Changed("fail-on-output-loss") {
-		if failOnLoss, err = strconv.ParseBool(v); err != nil {
-			return withCode(exitcode.InvalidConfig, fmt.Errorf("%s=%q: use true or false", envFailOnOutputLoss, v))
-		}
+	failOnLoss, err := boolSetting(cmd, sysEnv, "fail-on-output-loss", envFailOnOutputLoss, f.failOnOutputLoss)
+	if err != nil {
+		return err
+	}
+	vuMemoryCheck, err := boolSetting(cmd, sysEnv, "vu-memory-check", envVUMemoryCheck, f.vuMemoryCheck)
+	if err != nil {
+		return err
 	}
 	cfg := runner.Config{
 		Layers: layers, Env: scriptEnv, SystemEnv: sysEnv,
@@ -216,6 +228,7 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 		Remote:           remoteModules(log),
 		Modules:          map[string]modules.Factory{dnechoext.ImportPath: dnechoext.Factory(defaults)},
 		FailOnOutputLoss: failOnLoss,
+		NoVUMemoryCheck:  !vuMemoryCheck,
 		Control:          api.control,
 		APIAddress:       api.apiAddress(),
 		Aggregation:      f.dist.stream(cmd, sysEnv, log),
@@ -223,9 +236,27 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 	test.configure(&cfg)
 	_, err = runner.Run(sig.soft, cfg)
 	if err != nil {
-		return withCode(runner.ExitCode(err), err)
+		code := runner.ExitCode(err)
+		if errors.As(err, new(*vumemory.Error)) {
+			err = fmt.Errorf("%w (use --vu-memory-check=false or %s=false to start anyway)", err, envVUMemoryCheck)
+		}
+		return withCode(code, err)
 	}
 	return nil
+}
+
+// boolSetting is a boolean flag's value: the flag when given, else its environment variable
+// when set, else the flag's default.
+func boolSetting(cmd *cobra.Command, env map[string]string, flag, envName string, value bool) (bool, error) {
+	v, ok := env[envName]
+	if !ok || cmd.Flags().Changed(flag) {
+		return value, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return value, withCode(exitcode.InvalidConfig, fmt.Errorf("%s=%q: use true or false", envName, v))
+	}
+	return b, nil
 }
 
 // dnechoBreakdowns asks the summary for the k6/x/dnecho metrics per DataNode.

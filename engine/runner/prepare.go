@@ -69,6 +69,9 @@ func (t *testRun) prepare(ctx context.Context) error {
 	if err := t.load(ctx); err != nil {
 		return err
 	}
+	if err := t.checkVUMemory(); err != nil {
+		return err
+	}
 	// Registered before the thresholds are parsed, so that thresholds may use it.
 	runTags := metrics.NewTags(t.opts.Tags)
 	if t.delay, err = newStartDelay(t.reg, t.pusher, runTags, t.opts.SystemTagEnabled("scenario")); err != nil {

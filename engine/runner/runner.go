@@ -80,6 +80,10 @@ type Config struct {
 	// (exit code output.ExitDataLost) when nothing else failed; by default, as in k6, losses are
 	// only reported.
 	FailOnOutputLoss bool
+	// NoVUMemoryCheck starts the run whatever its VUs need; by default a run whose VUs would not
+	// fit in the memory the process may use (internal/vumemory) fails with exit code 104 before
+	// any VU is initialised.
+	NoVUMemoryCheck bool
 }
 
 // Breakdown asks the summary for one line per value of Tag under Metric.

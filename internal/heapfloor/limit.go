@@ -20,13 +20,26 @@ var cgroupLimits = []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/
 // Fit returns floor, lowered to a quarter of the process's memory limit when one is set: the
 // smallest of GOMEMLIMIT (debug.SetMemoryLimit) and the cgroup's limit.
 func Fit(floor uint64) uint64 {
-	limits := []uint64{goLimit()}
+	limit, _ := MemoryLimit()
+	return fit(floor, limit)
+}
+
+// MemoryLimit is the process's memory limit: the smallest of GOMEMLIMIT (or what the program set
+// with debug.SetMemoryLimit) and the cgroup's limit, with where it comes from ("GOMEMLIMIT" or the
+// cgroup file). Without a limit it returns math.MaxUint64 and "".
+func MemoryLimit() (bytes uint64, source string) {
+	bytes = math.MaxUint64
+	if l := goLimit(); l != math.MaxUint64 {
+		bytes, source = l, "GOMEMLIMIT"
+	}
 	for _, f := range cgroupLimits {
 		if b, err := os.ReadFile(f); err == nil {
-			limits = append(limits, parseLimit(string(b)))
+			if l := parseLimit(string(b)); l > 0 && l < bytes {
+				bytes, source = l, f
+			}
 		}
 	}
-	return fit(floor, limits...)
+	return bytes, source
 }
 
 // fit lowers floor to limit/limitShare for the smallest limit; 0 or math.MaxUint64 means none.
