@@ -50,3 +50,28 @@ func TestBadInputsFailFast(t *testing.T) {
 		})
 	}
 }
+
+// TestBadAddressesFailFast: a malformed address is refused before the run starts, naming the
+// flag or the environment variable it came from, instead of being dialled until a timeout (the
+// aggregator: 30 s, then exit 255) (issue 18, item 28).
+func TestBadAddressesFailFast(t *testing.T) {
+	t.Parallel()
+	empty := writeRunScript(t, "empty.js", "export default function () {}\n")
+	for _, tc := range []struct {
+		name string
+		env  []string
+		args []string
+		want string
+	}{
+		{"--aggregator", nil, []string{"run", "--aggregator", "notanaddr", empty}, `--aggregator "notanaddr": want host:port`},
+		{"--aggregator port", nil, []string{"run", "--aggregator", "agg:99999", empty}, `--aggregator "agg:99999": port "99999"`},
+		{"DNECHO_AGGREGATOR", []string{"DNECHO_AGGREGATOR=agg:"}, []string{"run", empty}, `DNECHO_AGGREGATOR="agg:": port ""`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := dnechoEnvLimit(t, 45*time.Second, tc.env, append([]string{"--quiet"}, tc.args...)...)
+			if r.code != 104 || r.took > 5*time.Second || !strings.Contains(r.stderr, tc.want) {
+				t.Fatalf("exit %d after %s, want 104 at once with %q\n%s", r.code, r.took, tc.want, r.all())
+			}
+		})
+	}
+}

@@ -231,7 +231,7 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 		NoVUMemoryCheck:  !vuMemoryCheck,
 		Control:          api.control,
 		APIAddress:       api.apiAddress(),
-		Aggregation:      f.dist.stream(cmd, sysEnv, log),
+		Aggregation:      f.dist.stream(log),
 	}
 	test.configure(&cfg)
 	_, err = runner.Run(sig.soft, cfg)

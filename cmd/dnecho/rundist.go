@@ -17,6 +17,7 @@ import (
 	"github.com/dnecho/dnecho/engine/restapi"
 	"github.com/dnecho/dnecho/engine/runner"
 	"github.com/dnecho/dnecho/internal/exitcode"
+	"github.com/dnecho/dnecho/internal/hostport"
 )
 
 // Environment forms of the distributed-run flags (k6's names where k6 has the flag).
@@ -53,10 +54,20 @@ func (d *distFlags) add(fl *pflag.FlagSet) {
 	fl.StringVar(&d.aggCA, "aggregator-ca", "", "reach the aggregator over TLS, trusting the CA certificates in this PEM file (also "+envAggregatorCA+")")
 }
 
-// aggregatorSettings checks how to reach the aggregator: the timeout and the CA (flag, else
-// environment) and the token (environment only, so that it stays out of process listings).
+// aggregatorSettings checks how to reach the aggregator: its address, the timeout and the CA
+// (flag, else environment) and the token (environment only, so that it stays out of process
+// listings). A malformed address fails here rather than after --aggregator-timeout of dialling.
 func (d *distFlags) aggregatorSettings(cmd *cobra.Command, env map[string]string) error {
 	d.token = env[envAggregatorToken]
+	named := "--aggregator %q: %w"
+	if !cmd.Flags().Changed("aggregator") {
+		d.aggregator, named = env[envAggregator], envAggregator+"=%q: %w"
+	}
+	if d.aggregator != "" {
+		if err := hostport.Check(d.aggregator); err != nil {
+			return withCode(exitcode.InvalidConfig, fmt.Errorf(named, d.aggregator, err))
+		}
+	}
 	if v, ok := env[envAggregatorTimeout]; ok && v != "" && !cmd.Flags().Changed("aggregator-timeout") {
 		t, err := time.ParseDuration(v)
 		if err != nil {
@@ -125,16 +136,13 @@ func (d *distFlags) startAPI(cmd *cobra.Command, env map[string]string, log *slo
 	return api, nil
 }
 
-// stream returns the link to the aggregator when --aggregator (DNECHO_AGGREGATOR) names one.
-func (d *distFlags) stream(cmd *cobra.Command, env map[string]string, log *slog.Logger) *stream.Stream {
-	addr := d.aggregator
-	if !cmd.Flags().Changed("aggregator") {
-		addr = env[envAggregator]
-	}
-	if addr == "" {
+// stream returns the link to the aggregator when --aggregator (DNECHO_AGGREGATOR) names one;
+// aggregatorSettings has resolved and checked the address.
+func (d *distFlags) stream(log *slog.Logger) *stream.Stream {
+	if d.aggregator == "" {
 		return nil
 	}
-	return stream.New(stream.Options{Addr: addr, DialTimeout: d.aggTimeout, Token: d.token, TLS: d.tls, Logger: log})
+	return stream.New(stream.Options{Addr: d.aggregator, DialTimeout: d.aggTimeout, Token: d.token, TLS: d.tls, Logger: log})
 }
 
 // apiAddress is the address the REST API listens on ("" without one), for the aggregator.
