@@ -140,7 +140,7 @@ func (f *dnEchoFlags) addFlags(cmd *cobra.Command) {
 		"json=FILE, csv=FILE, influxdb=URL, xk6-influxdb, experimental-prometheus-rw, opentelemetry, web-dashboard (repeatable;\n"+
 		"K6_* environment variables configure them; K6_WEB_DASHBOARD_EXPORT=report.html keeps the dashboard with this report)")
 	fl.StringArrayVar(&f.tags, "tag", nil, "Run tag NAME=VALUE added to every -o sample, as `dnecho run --tag` does (repeatable;\n"+
-		"default K6_TAGS=NAME=VALUE,...)")
+		"default K6_TAGS=NAME:VALUE,..., k6's form)")
 	fl.BoolVar(&f.failOnLoss, "fail-on-output-loss", false, "Exit 111 when an output dropped samples (by default it is only reported)")
 	sf.add(echo.FieldUser, "user", "", "name", "", "Hadoop RPC user name (default $HADOOP_USER_NAME or the OS user)")
 	sf.addKerberos()
@@ -247,7 +247,7 @@ func (f *dnEchoFlags) runTags(env map[string]string) (map[string]string, error) 
 	if !ok {
 		return nil, nil
 	}
-	tags, err := options.ParseTags(options.SplitList(v))
+	tags, err := options.ParseEnvTags(v) // k6's name:value form, as `dnecho run` reads it
 	if err != nil {
 		return nil, fmt.Errorf("K6_TAGS %w", err)
 	}

@@ -81,7 +81,8 @@ func TestFreonRunTags(t *testing.T) {
 		want map[string]string
 	}{
 		{"flag", []string{"K6_TAGS=testid=env"}, []string{"--tag", "testid=nightly", "--tag", "team=storage"}, map[string]string{"testid": "nightly", "team": "storage"}},
-		{"environment", []string{"K6_TAGS=testid=env, team=storage"}, nil, map[string]string{"testid": "env", "team": "storage"}},
+		// k6's name:value form, as `dnecho run` reads K6_TAGS; name=value is accepted too.
+		{"environment", []string{"K6_TAGS=testid:env, team=storage, url:http://x:1"}, nil, map[string]string{"testid": "env", "team": "storage", "url": "http://x:1"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			samples := filepath.Join(t.TempDir(), "samples.json")
@@ -125,7 +126,7 @@ func TestFreonRunTags(t *testing.T) {
 		want string
 	}{
 		{nil, []string{"--tag", "novalue"}, `--tag "novalue": use name=value`},
-		{[]string{"K6_TAGS=a=1,=2"}, nil, `K6_TAGS "=2": use name=value`},
+		{[]string{"K6_TAGS=a=1,=2"}, nil, `K6_TAGS "=2": use name:value`},
 	} {
 		r := dnechoEnv(t, tc.env, append([]string{"freon", "dn-echo", "--scm", "127.0.0.1:1", "--container-id", "1"}, tc.args...)...)
 		if r.code != exitUsage || !strings.Contains(r.stderr, tc.want) || r.took > 5*time.Second {
