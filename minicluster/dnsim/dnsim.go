@@ -15,7 +15,6 @@ import (
 
 	"github.com/dnecho/dnecho/minicluster/raftsim"
 	"github.com/dnecho/dnecho/proto/hddspb"
-	"github.com/dnecho/dnecho/proto/ratispb"
 )
 
 // MaxMessageSize is the DataNode's inbound gRPC message limit, 32 MiB
@@ -114,12 +113,12 @@ type DataNode struct {
 	faults atomic.Pointer[faultState]
 	stats  counters
 
-	mu        sync.Mutex // guards the fields below
-	addr      *net.TCPAddr
-	ratisAddr *net.TCPAddr
-	srv       *grpc.Server
-	ratisSrv  *grpc.Server
-	serving   sync.WaitGroup
+	mu         sync.Mutex // guards the fields below
+	addr       *net.TCPAddr
+	ratisAddrs ratisAddrs
+	srv        *grpc.Server
+	ratisSrvs  []*grpc.Server
+	serving    sync.WaitGroup
 }
 
 // New validates opts and builds a stopped DataNode.
@@ -251,7 +250,7 @@ func (d *DataNode) Start(addr string) error {
 	if d.srv != nil {
 		return errors.New("dnsim: already started")
 	}
-	return d.listenLocked(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: int(p)}, loopback())
+	return d.listenLocked(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: int(p)}, ratisAddrs{})
 }
 
 func loopback() *net.TCPAddr { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)} }
@@ -267,7 +266,7 @@ func (d *DataNode) Restart() error {
 	if d.srv != nil {
 		return errors.New("dnsim: started concurrently with restart")
 	}
-	return d.listenLocked(d.addr, d.ratisAddr)
+	return d.listenLocked(d.addr, d.ratisAddrs)
 }
 
 // Move stops the DataNode and serves again on a new free port, as a DataNode restarted with
@@ -279,28 +278,21 @@ func (d *DataNode) Move() error {
 	if d.srv != nil {
 		return errors.New("dnsim: started concurrently with move")
 	}
-	return d.listenLocked(loopback(), loopback())
+	return d.listenLocked(loopback(), ratisAddrs{})
 }
 
-// listenLocked serves the Xceiver port on addr and, unless NoRatis, the RATIS port on ratisAddr
-// (a nil ratisAddr picks a free port).
-func (d *DataNode) listenLocked(addr, ratisAddr *net.TCPAddr) error {
+// listenLocked serves the Xceiver port on addr and, unless NoRatis, the Ratis ports on
+// ratisAddrs (nil entries pick free ports).
+func (d *DataNode) listenLocked(addr *net.TCPAddr, ratisAddrs ratisAddrs) error {
 	lis, err := net.ListenTCP("tcp4", addr)
 	if err != nil {
 		return fmt.Errorf("dnsim: listen %s: %w", addr, err)
 	}
-	var rlis *net.TCPListener
 	if d.ratis != nil {
-		if ratisAddr == nil {
-			ratisAddr = loopback()
-		}
-		if rlis, err = net.ListenTCP("tcp4", ratisAddr); err != nil {
+		if err := d.listenRatisLocked(ratisAddrs); err != nil {
 			lis.Close()
-			return fmt.Errorf("dnsim: listen %s (RATIS): %w", ratisAddr, err)
+			return err
 		}
-		d.ratisAddr = rlis.Addr().(*net.TCPAddr)
-		d.ratisSrv = d.newRatisServer()
-		d.serve(d.ratisSrv, rlis)
 	}
 	d.addr = lis.Addr().(*net.TCPAddr)
 	d.srv = d.newServer()
@@ -322,15 +314,15 @@ func (d *DataNode) serve(srv *grpc.Server, lis net.Listener) {
 // stopped DataNode does nothing.
 func (d *DataNode) Stop() {
 	d.mu.Lock()
-	srv, rsrv := d.srv, d.ratisSrv
-	d.srv, d.ratisSrv = nil, nil
+	srv, rsrvs := d.srv, d.ratisSrvs
+	d.srv, d.ratisSrvs = nil, nil
 	d.mu.Unlock()
 	if srv == nil {
 		return
 	}
 	srv.Stop()
-	if rsrv != nil {
-		rsrv.Stop()
+	for _, s := range rsrvs {
+		s.Stop()
 	}
 	d.serving.Wait()
 }
@@ -357,10 +349,9 @@ func (d *DataNode) Port() int {
 
 // Details describes this DataNode as SCM would list it in a pipeline
 // (docs/ozone-scm.md#container-and-pipeline-messages): uuid, uuid128 and id, IP 127.0.0.1, the
-// STANDALONE port, the Ratis ports (RATIS, and RATIS_ADMIN and RATIS_SERVER
-// on the same port, as DataNodes that predate separate Ratis ports publish
-// them; none with NoRatis), network name and location, IN_SERVICE. Call it
-// after Start: before that the ports are 0, which clients read as defaults.
+// STANDALONE port, the three Ratis ports (RATIS, RATIS_ADMIN and RATIS_SERVER, each its own
+// port as a current DataNode publishes them; none with NoRatis), network name and location,
+// IN_SERVICE. Call it after Start: before that the ports are 0, which clients read as defaults.
 func (d *DataNode) Details() *hddspb.DatanodeDetailsProto {
 	id := hddspb.UUIDFromBytes(d.uuid)
 	return &hddspb.DatanodeDetailsProto{
@@ -381,20 +372,12 @@ func (d *DataNode) Details() *hddspb.DatanodeDetailsProto {
 func (d *DataNode) ports() []*hddspb.Port {
 	ports := []*hddspb.Port{{Name: proto.String("STANDALONE"), Value: proto.Uint32(uint32(d.Port()))}}
 	if d.ratis != nil {
-		rp := uint32(d.RatisPort())
-		for _, name := range []string{ratispb.PortRatis, ratispb.PortRatisAdmin, ratispb.PortRatisServer} {
-			ports = append(ports, &hddspb.Port{Name: proto.String(name), Value: proto.Uint32(rp)})
+		d.mu.Lock()
+		rp := d.ratisAddrs.ports()
+		d.mu.Unlock()
+		for i, name := range ratisPortNames {
+			ports = append(ports, &hddspb.Port{Name: proto.String(name), Value: proto.Uint32(uint32(rp[i]))})
 		}
 	}
 	return ports
-}
-
-// RatisPort returns the RATIS port, or 0 before the first Start or with NoRatis.
-func (d *DataNode) RatisPort() int {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.ratisAddr == nil {
-		return 0
-	}
-	return d.ratisAddr.Port
 }

@@ -3,6 +3,8 @@ package dnsim
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net"
 	"strconv"
 	"sync/atomic"
 
@@ -20,16 +22,82 @@ import (
 // hadoop/hdds/conf/RatisConfUtils.java).
 const RatisMaxMessageSize = 32<<20 + 1<<20
 
-// newRatisServer serves the DataNode's Ratis client service: TLS without client authentication
-// when TLS is on, like the real RATIS port.
-func (d *DataNode) newRatisServer() *grpc.Server {
+// The Ratis ports of a DataNode, each its own port as a current DataNode publishes them
+// (Ozone: DatanodeDetails.Port.Name; hdds.container.ratis.ipc.port, .admin.port, .server.port).
+// Clients build their peers from them (Ozone: hadoop-hdds/common/src/main/java/org/apache/hadoop/
+// hdds/ratis/RatisHelper.java, raftPeerBuilderFor: address = RATIS_SERVER, adminAddress =
+// RATIS_ADMIN, clientAddress = RATIS), and so do the emulated group's replies (commitInfos,
+// NotLeader's peers).
+const (
+	ratisClient = iota // RATIS: RaftClientProtocolService, which carries Echo
+	ratisAdmin         // RATIS_ADMIN: AdminProtocolService, not emulated
+	ratisServer        // RATIS_SERVER: RaftServerProtocolService, not emulated
+	numRatisPorts
+)
+
+var ratisPortNames = [numRatisPorts]string{ratispb.PortRatis, ratispb.PortRatisAdmin, ratispb.PortRatisServer}
+
+// ratisAddrs are the addresses of the Ratis ports, by the constants above.
+type ratisAddrs [numRatisPorts]*net.TCPAddr
+
+// ports are the port numbers, 0 for a port not yet listened on.
+func (a ratisAddrs) ports() [numRatisPorts]int {
+	var p [numRatisPorts]int
+	for i, addr := range a {
+		if addr != nil {
+			p[i] = addr.Port
+		}
+	}
+	return p
+}
+
+// listenRatisLocked serves the Ratis ports on addrs (nil entries pick free ports). The admin
+// and server ports run a gRPC server without services: they are taken, as on a real DataNode,
+// and a call there gets UNIMPLEMENTED.
+func (d *DataNode) listenRatisLocked(addrs ratisAddrs) error {
+	var lis [numRatisPorts]*net.TCPListener
+	for i, a := range addrs {
+		if a == nil {
+			a = loopback()
+		}
+		l, err := net.ListenTCP("tcp4", a)
+		if err != nil {
+			for _, l := range lis[:i] {
+				l.Close()
+			}
+			return fmt.Errorf("dnsim: listen %s (%s): %w", a, ratisPortNames[i], err)
+		}
+		lis[i] = l
+	}
+	for i, l := range lis {
+		d.ratisAddrs[i] = l.Addr().(*net.TCPAddr)
+		srv := d.newRatisServer(i == ratisClient)
+		d.ratisSrvs = append(d.ratisSrvs, srv)
+		d.serve(srv, l)
+	}
+	return nil
+}
+
+// newRatisServer is a gRPC server for a Ratis port, with the Ratis client service when client
+// is set: TLS without client authentication when TLS is on, like the real RATIS port (the real
+// admin and server ports require mutual TLS, which Echo never meets).
+func (d *DataNode) newRatisServer(client bool) *grpc.Server {
 	opts := []grpc.ServerOption{grpc.MaxRecvMsgSize(RatisMaxMessageSize), grpc.WaitForHandlers(true), raftsim.ServerOption()}
 	if d.tls != nil {
 		opts = append(opts, grpc.Creds(credentials.NewTLS(d.tls.serverConfig())))
 	}
 	srv := grpc.NewServer(opts...)
-	d.ratis.Register(srv)
+	if client {
+		d.ratis.Register(srv)
+	}
 	return srv
+}
+
+// RatisPort returns the RATIS port, or 0 before the first Start or with NoRatis.
+func (d *DataNode) RatisPort() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.ratisAddrs.ports()[ratisClient]
 }
 
 // JoinGroup makes the DataNode serve a Raft group it is a member of on its RATIS port.

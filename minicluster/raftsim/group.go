@@ -39,6 +39,19 @@ type GroupOptions struct {
 	PendingWrites      int
 	RetryCacheExpiry   time.Duration
 	WatchTimeout       time.Duration
+	// OnRequest, when set, sees every request a member's ordered stream receives once the
+	// stream knows its group, before the window: for tests that check what a client sends
+	// (sequence numbers, isFirst, call ids). It runs on the stream's goroutine.
+	OnRequest func(Received)
+}
+
+// Received is one request as a member's ordered stream received it (GroupOptions.OnRequest).
+type Received struct {
+	// Member is the receiving member's index, Stream the stream (counting the group's ordered
+	// streams from 1, in the order they sent their first request).
+	Member int
+	Stream uint64
+	Req    *ratispb.RaftClientRequestProto
 }
 
 func (o GroupOptions) withDefaults(n int) (GroupOptions, error) {
@@ -90,6 +103,7 @@ type Group struct {
 	entries    map[uint64]*entry // logged, not yet applied on every member
 	pending    int               // writes logged by a leader and not yet applied there
 	streams    map[*orderedStream]int
+	nstreams   uint64        // ordered streams bound so far
 	commitWait chan struct{} // closed when commit advances
 	failed     string
 	stats      counters
@@ -98,7 +112,18 @@ type Group struct {
 
 type counters struct {
 	notLeader, notReady, cacheHits, rejected, streamErrors uint64
+	ends                                                   [numStreamEnds]uint64
 }
+
+// streamEnd is how an ordered stream ended.
+type streamEnd int
+
+const (
+	endByServer   streamEnd = iota // the server ended it: a step-down (OK) or a stream error
+	endHalfClosed                  // the client half-closed it, then the server ended it
+	endCancelled                   // the client cancelled it (RST_STREAM) or its connection went away
+	numStreamEnds
+)
 
 // NewGroup builds the group of the pipeline with this id and members (in pipeline order) and
 // starts its replication goroutines; Close stops them. Every member's DataNode must serve it
@@ -226,6 +251,12 @@ type Stats struct {
 	NotLeader, LeaderNotReady, CacheHits, Rejected uint64
 	// StreamErrors counts ordered streams ended with an error status.
 	StreamErrors uint64
+	// HalfClosed counts ordered streams the client ended as the Java client does, with a
+	// half-close (the server then answers what it took and ends the stream with OK); Cancelled
+	// those it ended with RST_STREAM, or whose connection went away, before the server ended
+	// them. A real DataNode logs a WARN "onError: …CANCELLED: client cancelled" for each of the
+	// latter (docs/ozone-ratis.md#the-ordered-stream).
+	HalfClosed, Cancelled uint64
 	// Failed says why the pipeline failed (a write's apply failed on a replica); "" when healthy.
 	Failed string
 }
@@ -236,7 +267,8 @@ func (g *Group) Stats() Stats {
 	defer g.mu.Unlock()
 	s := Stats{Leader: g.leader, Term: g.term, LastIndex: g.last, Committed: g.commit, Failed: g.failed,
 		NotLeader: g.stats.notLeader, LeaderNotReady: g.stats.notReady, CacheHits: g.stats.cacheHits,
-		Rejected: g.stats.rejected, StreamErrors: g.stats.streamErrors}
+		Rejected: g.stats.rejected, StreamErrors: g.stats.streamErrors,
+		HalfClosed: g.stats.ends[endHalfClosed], Cancelled: g.stats.ends[endCancelled]}
 	for _, m := range g.members {
 		s.Applied = append(s.Applied, m.applied.Load())
 	}
@@ -265,17 +297,21 @@ func (g *Group) memberOf(peerID string) *member {
 	return nil
 }
 
-// addStream and removeStream track the ordered streams bound to the group, by member.
-func (g *Group) addStream(st *orderedStream, m *member) {
+// addStream and removeStream track the ordered streams bound to the group, by member, and
+// how they ended; addStream returns the stream's number.
+func (g *Group) addStream(st *orderedStream, m *member) uint64 {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.streams[st] = m.idx
+	g.nstreams++
+	return g.nstreams
 }
 
-func (g *Group) removeStream(st *orderedStream) {
+func (g *Group) removeStream(st *orderedStream, end streamEnd) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	delete(g.streams, st)
+	g.stats.ends[end]++
 }
 
 // countStreamError books a stream ended with an error.

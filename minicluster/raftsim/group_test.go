@@ -197,3 +197,39 @@ func TestHandlerCount(t *testing.T) {
 		}
 	}
 }
+
+// TestPeerAddresses: the peers in NotLeader and in commitInfos carry each member's addresses as
+// a current DataNode's Ratis server has them (Ozone: RatisHelper.raftPeerBuilderFor):
+// clientAddress on RATIS, address on RATIS_SERVER, adminAddress on RATIS_ADMIN.
+func TestPeerAddresses(t *testing.T) {
+	p := startPipeline(t, raftsim.GroupOptions{}, dns(3)...)
+	want := map[string][3]string{} // uuid → client, server, admin address
+	for _, d := range p.dns {
+		ports := map[string]string{}
+		for _, pt := range d.Details().GetPorts() {
+			ports[pt.GetName()] = "127.0.0.1:" + strconv.Itoa(int(pt.GetValue()))
+		}
+		want[d.UUID()] = [3]string{ports[ratispb.PortRatis], ports[ratispb.PortRatisServer], ports[ratispb.PortRatisAdmin]}
+	}
+	f := p.open(t, 1)
+	f.send(f.request(1, 1, true, read, nil))
+	nl := f.recv().GetNotLeaderException()
+	l := p.open(t, 0)
+	l.send(l.request(1, 1, true, read, nil))
+	var infos []*ratispb.RaftPeerProto
+	for _, ci := range l.recv().GetCommitInfos() {
+		infos = append(infos, ci.GetServer())
+	}
+	for what, peers := range map[string][]*ratispb.RaftPeerProto{
+		"suggestedLeader": {nl.GetSuggestedLeader()}, "peersInConf": nl.GetPeersInConf(), "commitInfos": infos} {
+		if len(peers) == 0 {
+			t.Fatalf("%s: no peers", what)
+		}
+		for _, pr := range peers {
+			w := want[string(pr.GetId())]
+			if got := [3]string{pr.GetClientAddress(), pr.GetAddress(), pr.GetAdminAddress()}; got != w || w[0] == w[1] || w[0] == w[2] || w[1] == w[2] {
+				t.Errorf("%s: peer %s has client, server, admin addresses %q; want %q, three ports", what, pr.GetId(), got, w)
+			}
+		}
+	}
+}

@@ -52,6 +52,7 @@ type raw struct {
 	client [16]byte
 	group  []byte
 	to     string
+	cancel context.CancelFunc // resets the stream (RST_STREAM), as dnecho once ended its streams
 }
 
 // open opens an ordered stream to DataNode i of p as a new client.
@@ -75,7 +76,7 @@ func (p *pipeline) openAs(t *testing.T, i int, client [16]byte) *raw {
 		t.Fatal(err)
 	}
 	gid, _ := hddspb.ParseUUIDText(p.id)
-	return &raw{t: t, cs: cs, client: client, group: gid[:], to: d.UUID()}
+	return &raw{t: t, cs: cs, client: client, group: gid[:], to: d.UUID(), cancel: cancel}
 }
 
 // kind of request a raw stream sends.

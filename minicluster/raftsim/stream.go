@@ -30,6 +30,7 @@ type orderedStream struct {
 
 	g        *Group
 	m        *member
+	num      uint64 // the stream's number in its group (Received.Stream)
 	started  bool
 	next     uint64
 	buffered map[uint64]*ratispb.RaftClientRequestProto
@@ -67,18 +68,18 @@ type received struct {
 func (st *orderedStream) run() error {
 	ctx, cancel := context.WithCancel(st.ss.Context())
 	st.ctx = ctx
+	halfClosed := false
 	defer func() {
 		cancel()
 		st.wg.Wait()
 		if st.g != nil {
-			st.g.removeStream(st)
+			st.g.removeStream(st, st.ending(halfClosed))
 		}
 	}()
 	in := make(chan received)
 	// The receiver is not waited for: it is blocked in RecvMsg until the handler returns, and
 	// ends right after (it sends nothing once ctx is cancelled).
 	go st.receive(in)
-	halfClosed := false
 	for {
 		reqs := in
 		if st.busy || halfClosed {
@@ -117,6 +118,20 @@ func (st *orderedStream) run() error {
 			return nil
 		}
 	}
+}
+
+// ending says how the stream ended, once run is about to return: the client's stream context
+// ends when it cancels (RST_STREAM) or its connection goes away, which a real DataNode logs as a
+// WARN ("OrderedRequestStreamObserver…: onError: …CANCELLED: client cancelled"; Ratis:
+// GrpcClientProtocolService.OrderedRequestStreamObserver.onError).
+func (st *orderedStream) ending(halfClosed bool) streamEnd {
+	switch {
+	case st.ss.Context().Err() != nil:
+		return endCancelled
+	case halfClosed:
+		return endHalfClosed
+	}
+	return endByServer
 }
 
 // receive feeds run the client's requests until the stream ends.

@@ -101,3 +101,23 @@ func TestWindow(t *testing.T) {
 		}
 	})
 }
+
+// TestStreamEnds: the group tells a stream the client half-closed (as the Java client ends its
+// streams) from one it cancelled, which a real DataNode logs as a WARN.
+func TestStreamEnds(t *testing.T) {
+	p := startPipeline(t, raftsim.GroupOptions{}, dns(1)...)
+	r := p.open(t, 0)
+	r.send(r.request(1, 1, true, read, nil))
+	r.recv()
+	r.end()
+	waitFor(t, "the half-closed stream gone", func() bool { return p.g.Stats().HalfClosed == 1 })
+
+	r = p.open(t, 0)
+	r.send(r.request(1, 1, true, read, nil))
+	r.recv()
+	r.cancel()
+	waitFor(t, "the cancelled stream gone", func() bool { return p.g.Stats().Cancelled == 1 })
+	if s := p.g.Stats(); s.HalfClosed != 1 || s.StreamErrors != 0 {
+		t.Fatalf("stats %+v", s)
+	}
+}

@@ -69,6 +69,9 @@ func (st *orderedStream) onRequest(req *ratispb.RaftClientRequestProto) error {
 	if err := st.bind(rpc); err != nil {
 		return st.fail(err)
 	}
+	if f := st.g.opts.OnRequest; f != nil {
+		f(Received{Member: st.m.idx, Stream: st.num, Req: req})
+	}
 	st.m.cache.evict([16]byte(rpc.GetRequestorId()), rpc.GetRepliedCallIds())
 	w := rpc.GetSlidingWindowEntry()
 	seq := w.GetSeqNum()
@@ -105,7 +108,7 @@ func (st *orderedStream) bind(rpc *ratispb.RaftRpcRequestProto) error {
 		return streamError(ratispb.ClassGroupMismatch, st.svc.peerID+": "+ratispb.LogID("group-", id)+" not found.")
 	}
 	st.g, st.m = g, m
-	g.addStream(st, m)
+	st.num = g.addStream(st, m)
 	return nil
 }
 

@@ -38,6 +38,7 @@ type Client struct {
 	st         *stream // current stream; nil before the first call and while a retry waits
 	window     []*call // unanswered calls, oldest first
 	nextCall   uint64
+	nextSeq    uint64   // sequence number of the last call submitted (Ratis: SlidingWindow.Client)
 	replied    []uint64 // write call ids answered since the last new request
 	watched    bool
 	retryTimer *time.Timer
@@ -121,7 +122,9 @@ func (c *Client) Members() []datanode.DataNode {
 	return out
 }
 
-// Close ends the stream and the connections; calls in flight fail with ErrClosed.
+// Close ends the stream and the connections; calls in flight fail with ErrClosed at once. Like
+// the Java client it half-closes the stream and waits up to CloseTimeout for the server to end it
+// before cancelling it.
 func (c *Client) Close() error {
 	c.mu.Lock()
 	if c.closed {
@@ -136,12 +139,12 @@ func (c *Client) Close() error {
 		c.finishLocked(c.window[0], outcome{err: ErrClosed})
 	}
 	if c.st != nil {
-		c.st.kill()
+		c.st.endLocked()
 	}
 	c.mu.Unlock()
-	c.cancel()
 	c.pending.Wait()
-	c.wg.Wait()
+	c.wg.Wait() // every stream ends within CloseTimeout of its half-close
+	c.cancel()
 	for _, p := range c.peers {
 		if p.conn != nil {
 			_ = p.conn.Close()

@@ -18,6 +18,7 @@ import (
 // call is one request of the client's window, sent (again) on each new stream until answered.
 type call struct {
 	id       uint64
+	seq      uint64 // sliding-window sequence number, kept on every stream (Ratis: OrderedAsync)
 	typ      reqType
 	msg      *ratispb.ClientMessageEntryProto // nil for the watch
 	replied  []uint64                         // the repliedCallIds it carries on every attempt
@@ -132,6 +133,8 @@ func (c *Client) failed(start time.Time, k *call, err error) (datanode.Result, e
 func (c *Client) submitLocked(k *call) {
 	c.nextCall++
 	k.id = c.nextCall
+	c.nextSeq++
+	k.seq = c.nextSeq
 	k.replied, c.replied = c.replied, nil
 	c.window = append(c.window, k)
 	switch {
@@ -140,6 +143,17 @@ func (c *Client) submitLocked(k *call) {
 	case c.retryTimer == nil:
 		c.openLocked()
 	}
+}
+
+// renumberLocked moves k and every later call of the window down so that k gets seq. Only a
+// call its caller gave up leaves such a gap (Java's calls cannot be given up); a server would
+// hold everything behind it forever. The calls moved have not been sent on the current stream.
+func (c *Client) renumberLocked(k *call, seq uint64) {
+	d := k.seq - seq
+	for _, w := range c.window[slices.Index(c.window, k):] {
+		w.seq -= d
+	}
+	c.nextSeq -= d
 }
 
 // finishLocked ends a call (once) and takes it out of the window and the stream.

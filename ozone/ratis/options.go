@@ -24,6 +24,10 @@ const (
 	// FlowControlWindow is hdds.ratis.raft.grpc.flow.control.window, the HTTP/2 window of both
 	// sides.
 	FlowControlWindow = 5 << 20
+	// DefaultCloseTimeout is how long the Java client waits for the server to end a stream it
+	// half-closed before it cancels it (Ratis: ratis-grpc/src/main/java/org/apache/ratis/grpc/
+	// GrpcUtil.java, shutdownManagedChannel: awaitTermination(3, SECONDS), then shutdownNow).
+	DefaultCloseTimeout = 3 * time.Second
 )
 
 // Options configures a Client. The zero value is the Java client inside Ozone 2.2.0.
@@ -41,6 +45,10 @@ type Options struct {
 	MaxMessageSize int
 	// Retry is the retry policy; nil means DefaultRetryPolicy.
 	Retry *RetryPolicy
+	// CloseTimeout bounds the wait for the server's end of a stream the client half-closed (on
+	// Close, and when it gives a stream up to resend elsewhere); then the stream is cancelled.
+	// Default DefaultCloseTimeout.
+	CloseTimeout time.Duration
 	// ClientID is the Raft client id; zero means a random (version 4) UUID, as Java makes.
 	ClientID [16]byte
 }
@@ -53,12 +61,17 @@ func (o Options) withDefaults() (Options, error) {
 		return o, fmt.Errorf("ratis: option MaxOutstanding %d must be > 0", o.MaxOutstanding)
 	case o.MaxMessageSize < 0:
 		return o, fmt.Errorf("ratis: option MaxMessageSize %d must be > 0", o.MaxMessageSize)
+	case o.CloseTimeout < 0:
+		return o, fmt.Errorf("ratis: option CloseTimeout %s must be > 0", o.CloseTimeout)
 	}
 	if o.RequestTimeout == 0 {
 		o.RequestTimeout = DefaultRequestTimeout
 	}
 	if o.MaxOutstanding == 0 {
 		o.MaxOutstanding = DefaultMaxOutstanding
+	}
+	if o.CloseTimeout == 0 {
+		o.CloseTimeout = DefaultCloseTimeout
 	}
 	if o.MaxMessageSize == 0 {
 		o.MaxMessageSize = DefaultMaxMessageSize

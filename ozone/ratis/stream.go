@@ -27,21 +27,24 @@ var (
 	typeOfWatch = &ratispb.RaftClientRequestProto_Watch{Watch: &ratispb.WatchRequestTypeProto{}}
 )
 
-// stream is one ordered stream to one peer. Its sequence numbers start at 1 with the first
-// request flagged; every later request waits until the first has its reply (Ratis: SlidingWindow.
-// Client), then goes out at once. Fields are guarded by the client's mu.
+// stream is one ordered stream to one peer. Its first request is the oldest unanswered call,
+// flagged first; every later request waits until the first has its reply, then goes out at
+// once (Ratis: SlidingWindow.Client). Each call keeps the sequence number it got when it was
+// submitted. Fields are guarded by the client's mu.
 type stream struct {
 	c        *Client
 	peer     *peer
 	ctx      context.Context
 	kill     context.CancelFunc
-	seq      uint64
+	last     uint64 // sequence number of the last request sent; 0 before the first
 	first    uint64 // call id of the first request
 	opened   bool   // the first request has its reply
 	held     []*call
 	inflight map[uint64]*call
 	queue    []*ratispb.RaftClientRequestProto // to send, in order
 	notify   chan struct{}                     // capacity 1
+	ending   chan struct{}                     // closed by endLocked
+	grace    *time.Timer                       // cancels the stream CloseTimeout after endLocked
 	dead     bool
 }
 
@@ -58,7 +61,7 @@ func (c *Client) openLocked() {
 		}
 		p.conn = conn
 	}
-	st := &stream{c: c, peer: p, inflight: map[uint64]*call{}, notify: make(chan struct{}, 1)}
+	st := &stream{c: c, peer: p, inflight: map[uint64]*call{}, notify: make(chan struct{}, 1), ending: make(chan struct{})}
 	st.ctx, st.kill = context.WithCancel(c.ctx)
 	c.st = st
 	for _, k := range c.window {
@@ -80,24 +83,27 @@ func (c *Client) dialOptions() []grpc.DialOption {
 
 // submitLocked sends k now, or holds it until the first request has its reply.
 func (st *stream) submitLocked(k *call) {
-	if st.seq > 0 && !st.opened {
+	if st.last > 0 && !st.opened {
 		st.held = append(st.held, k)
 		return
 	}
 	st.sendLocked(k)
 }
 
-// sendLocked numbers k's request and queues it for the sender.
+// sendLocked queues k's request for the sender, flagged first when it opens the stream.
 func (st *stream) sendLocked(k *call) {
-	st.seq++
-	if st.seq == 1 {
+	switch {
+	case st.last == 0:
 		st.first = k.id
+	case k.seq > st.last+1: // calls abandoned in between: the server would wait for them forever
+		st.c.renumberLocked(k, st.last+1)
 	}
+	st.last = k.seq
 	req := &ratispb.RaftClientRequestProto{
 		RpcRequest: &ratispb.RaftRpcRequestProto{
 			RequestorId: st.c.id[:], ReplyId: st.peer.id, RaftGroupId: st.c.group, CallId: k.id, ToLeader: true,
 			RepliedCallIds:     k.replied,
-			SlidingWindowEntry: &ratispb.SlidingWindowEntry{SeqNum: st.seq, IsFirst: st.seq == 1},
+			SlidingWindowEntry: &ratispb.SlidingWindowEntry{SeqNum: k.seq, IsFirst: k.id == st.first},
 		},
 		Message: k.msg,
 	}
@@ -119,26 +125,45 @@ func (st *stream) sendLocked(k *call) {
 	}
 }
 
-// run opens the stream and sends queued requests in order until the stream is killed.
+// run opens the stream, sends queued requests in order until the stream is given up or
+// breaks, then waits for its end: the server's status, or the grace endLocked gives.
 func (st *stream) run() {
 	c := st.c
 	defer c.wg.Done()
+	defer st.finish()
 	cs, err := st.peer.conn.NewStream(st.ctx, orderedDesc, OrderedMethod)
 	if err != nil {
 		c.streamFailed(st, err, nil)
 		return
 	}
+	received := make(chan struct{})
 	c.wg.Add(1)
-	go st.receive(cs)
+	go st.receive(cs, received)
+	st.send(cs)
+	select {
+	case <-received:
+	case <-st.ctx.Done():
+	}
+}
+
+// send sends queued requests in order; once the stream is given up it half-closes it.
+func (st *stream) send(cs grpc.ClientStream) {
+	c := st.c
 	for {
 		select {
 		case <-st.notify:
+		case <-st.ending:
+			_ = cs.CloseSend()
+			return
 		case <-st.ctx.Done():
 			return
 		}
 		c.mu.Lock()
 		q := st.queue
 		st.queue = nil
+		if st.dead {
+			q = nil
+		}
 		c.mu.Unlock()
 		for _, req := range q {
 			if err := cs.SendMsg(req); err != nil {
@@ -148,9 +173,37 @@ func (st *stream) run() {
 	}
 }
 
+// endLocked gives the stream up as the Java client does (Ratis: ratis-grpc/src/main/java/org/
+// apache/ratis/grpc/client/GrpcClientProtocolClient.java, close): nothing more is sent, it is
+// half-closed, replies still coming are dropped, and the server has CloseTimeout to answer what
+// it took and end the stream with OK before the stream is cancelled. A stream cancelled at once
+// makes a real DataNode log a WARN ("CANCELLED: client cancelled").
+func (st *stream) endLocked() {
+	if st.dead {
+		return
+	}
+	st.dead = true
+	if st.c.st == st {
+		st.c.st = nil
+	}
+	st.grace = time.AfterFunc(st.c.opts.CloseTimeout, st.kill)
+	close(st.ending)
+}
+
+// finish releases the stream once run is done with it.
+func (st *stream) finish() {
+	st.c.mu.Lock()
+	if st.grace != nil {
+		st.grace.Stop()
+	}
+	st.c.mu.Unlock()
+	st.kill()
+}
+
 // receive hands every reply to the client until the stream ends.
-func (st *stream) receive(cs grpc.ClientStream) {
+func (st *stream) receive(cs grpc.ClientStream, done chan<- struct{}) {
 	defer st.c.wg.Done()
+	defer close(done)
 	for {
 		r := new(ratispb.RaftClientReplyProto)
 		if err := cs.RecvMsg(r); err != nil {
@@ -226,8 +279,7 @@ func (c *Client) streamFailed(st *stream, err error, trailer metadata.MD) {
 	f := failIO
 	if errors.Is(err, io.EOF) {
 		if len(st.inflight) == 0 { // ended cleanly with nothing in flight: carry on on a new stream
-			st.dead = true
-			c.st = nil
+			st.endLocked()
 			if len(c.window) > 0 && !c.closed {
 				c.openLocked()
 			}
@@ -253,11 +305,7 @@ func (c *Client) streamFailed(st *stream, err error, trailer metadata.MD) {
 // leader (NotLeader), keeps the leader (LeaderNotReady, ResourceUnavailable) or tries the next
 // peer (anything else), then resends the window on a new stream after the policy's sleep.
 func (c *Client) resetLocked(st *stream, f failure, err error, suggested *ratispb.RaftPeerProto, peers []*ratispb.RaftPeerProto) {
-	st.dead = true
-	st.kill()
-	if c.st == st {
-		c.st = nil
-	}
+	st.endLocked()
 	for _, k := range st.inflight {
 		k.counts[f]++
 	}

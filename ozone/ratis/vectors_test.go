@@ -78,14 +78,14 @@ func TestRequestVectors(t *testing.T) {
 	if want := append([]byte{0, 0, 0, 0x3a}, rv.Bytes(rv.EchoRead)...); !bytes.Equal(pr.msg.Content, want) || pr.typ != typeRead {
 		t.Errorf("read content %x", pr.msg.Content)
 	}
-	got := sent(c, &call{id: 1, typ: typeWatch}, &call{id: 2, typ: typeWrite, msg: pw.msg},
-		&call{id: 3, typ: typeWrite, msg: pw.msg, replied: []uint64{2}})
+	got := sent(c, &call{id: 1, seq: 1, typ: typeWatch}, &call{id: 2, seq: 2, typ: typeWrite, msg: pw.msg},
+		&call{id: 3, seq: 3, typ: typeWrite, msg: pw.msg, replied: []uint64{2}})
 	for i, want := range []string{rv.R1Watch, rv.R2Write, rv.R3NextWrite} {
 		if !bytes.Equal(got[i], rv.Bytes(want)) {
 			t.Errorf("request %d\n got %x\nwant %s", i+1, got[i], want)
 		}
 	}
-	if got := sent(c, &call{id: 1, typ: typeWatch}, &call{id: 2, typ: typeRead, msg: pr.msg}); !bytes.Equal(got[1], rv.Bytes(rv.R4Read)) {
+	if got := sent(c, &call{id: 1, seq: 1, typ: typeWatch}, &call{id: 2, seq: 2, typ: typeRead, msg: pr.msg}); !bytes.Equal(got[1], rv.Bytes(rv.R4Read)) {
 		t.Errorf("R4\n got %x\nwant %s", got[1], rv.R4Read)
 	}
 }
