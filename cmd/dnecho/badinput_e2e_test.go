@@ -24,6 +24,7 @@ func TestBadInputsFailFast(t *testing.T) {
 		t.Fatal("tar", err)
 	}
 	plainTar := writeRunScript(t, "test.bundle", plain.String())
+	overflow := writeRunScript(t, "overflow.js", "function f(n) { return f(n + 1) + 1; }\nf(0);\nexport default function () {}\n")
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -35,6 +36,7 @@ func TestBadInputsFailFast(t *testing.T) {
 		{"read timeout", append(freon, "-D", "ozone.client.read.timeout=-5s"), "ozone.client.read.timeout"},
 		{"junk .tar", []string{"run", junk}, "junk.tar: not a test archive"},
 		{"a tar that is not an archive", []string{"run", plainTar}, "test.bundle: not a test archive"},
+		{"stack overflow", []string{"run", overflow}, "overflow.js:1:24: RangeError: Maximum call stack size exceeded\n\tat f ("},
 		{"aggregate --instances", []string{"aggregate", "--listen", "127.0.0.1:0", "--instances", "0"}, "--instances 0"},
 		{"aggregate --threshold-interval", []string{"aggregate", "--listen", "127.0.0.1:0", "--threshold-interval", "-1s"}, "--threshold-interval -1s"},
 		{"aggregate --join-timeout", []string{"aggregate", "--listen", "127.0.0.1:0", "--join-timeout", "0s"}, "--join-timeout 0s"},

@@ -101,6 +101,10 @@ func fromJS(err error) (abort *modules.AbortError, interrupted bool, script *Scr
 	if errors.As(err, &se) {
 		return nil, false, se
 	}
+	var so *goja.StackOverflowError // not a *goja.Exception, and it carries no value
+	if errors.As(err, &so) {
+		return nil, false, stackOverflowError(so)
+	}
 	var ex *goja.Exception
 	if errors.As(err, &ex) {
 		return nil, false, exceptionError(ex)
@@ -124,6 +128,41 @@ func exceptionError(ex *goja.Exception) *ScriptError {
 	for _, f := range ex.Stack() {
 		pos := f.Position()
 		e.addFrame(&b, f.FuncName(), pos.Filename, pos.Line, pos.Column)
+	}
+	e.Stack = strings.TrimSuffix(b.String(), "\n")
+	return e
+}
+
+// stackOverflowMessage is what V8, and so browsers, Node and k6 users, show for runaway
+// recursion; goja's own error has no message, only the stack.
+const stackOverflowMessage = "RangeError: Maximum call stack size exceeded"
+
+// overflowFrames is how many of a stack overflow's innermost frames are shown: its stack is
+// maxCallStackSize frames deep, mostly the same few repeated.
+const overflowFrames = 10
+
+// stackOverflowError positions a stack overflow at its innermost script frame, with the
+// innermost frames of its stack (a run of one frame, direct recursion, is one line and a count)
+// and how many more there are.
+func stackOverflowError(so *goja.StackOverflowError) *ScriptError {
+	e := &ScriptError{Kind: KindException, Message: stackOverflowMessage}
+	frames := so.Stack()
+	var b strings.Builder
+	i, shown := 0, 0
+	for ; i < len(frames) && shown < overflowFrames; shown++ {
+		f, pos := frames[i], frames[i].Position()
+		e.addFrame(&b, f.FuncName(), pos.Filename, pos.Line, pos.Column)
+		run := 1
+		for i+run < len(frames) && frames[i+run].FuncName() == f.FuncName() && frames[i+run].Position() == pos {
+			run++
+		}
+		if run > 1 {
+			fmt.Fprintf(&b, "\t... the same frame %d more times\n", run-1)
+		}
+		i += run
+	}
+	if more := len(frames) - i; more > 0 {
+		fmt.Fprintf(&b, "\t... %d more frames\n", more)
 	}
 	e.Stack = strings.TrimSuffix(b.String(), "\n")
 	return e

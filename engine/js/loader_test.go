@@ -3,6 +3,7 @@ package js
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -218,5 +219,45 @@ export function explode(n: number): T {
 	_, err = load(t, map[string]string{"s.js": "\n\nconst x = null;\nx.y = 1;\nexport default function () {}"}, "s.js", Config{})
 	if !errors.As(err, &se) || se.Line != 4 || !strings.Contains(se.Message, "TypeError") {
 		t.Fatalf("init exception: %v", err)
+	}
+}
+
+// TestStackOverflow: runaway recursion is reported as k6 and V8 report it, positioned at the
+// recursive call with the innermost frames, in an iteration and in the init context (goja's own
+// error printed only " at f (...)"). A run of one frame is one line and a count.
+func TestStackOverflow(t *testing.T) {
+	src := "function f(n) {\n  return f(n + 1) + 1;\n}\nfunction g(n) {\n  return h(n) + 1;\n}\nfunction h(n) {\n  return g(n) + 1;\n}\n"
+	for _, tc := range []struct {
+		name, src string
+		stack     []string // prefixes of the stack's lines
+	}{
+		{"iteration", src + "export default function () { f(0); }\n",
+			[]string{"\tat f (", "\t... the same frame 9999 more times", "\tat default ("}},
+		{"init", src + "f(0);\nexport default function () {}\n",
+			[]string{"\tat f (", "\t... the same frame 9999 more times", "\tat <anonymous> ("}},
+		{"mutual recursion", src + "export default function () { g(0); }\n",
+			append(slices.Repeat([]string{"\tat "}, 10), "\t... 9991 more frames")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, err := load(t, map[string]string{"s.js": tc.src}, "s.js", Config{})
+			if err == nil {
+				_, err = e.vu(t, 1).RunIteration(context.Background(), iterationZero)
+			}
+			var se *ScriptError
+			if !errors.As(err, &se) {
+				t.Fatalf("err = %v, want a *ScriptError", err)
+			}
+			if se.Message != "RangeError: Maximum call stack size exceeded" || !strings.HasSuffix(se.File, "/s.js") || se.Line == 0 {
+				t.Fatalf("at %s:%d:%d %q", se.File, se.Line, se.Column, se.Message)
+			}
+			lines := strings.Split(se.Stack, "\n")
+			ok := len(lines) == len(tc.stack)
+			for i := 0; ok && i < len(lines); i++ {
+				ok = strings.HasPrefix(lines[i], tc.stack[i])
+			}
+			if !ok {
+				t.Fatalf("stack, want lines starting %q:\n%s", tc.stack, se.Stack)
+			}
+		})
 	}
 }
