@@ -68,6 +68,11 @@ func TestBadAddressesFailFast(t *testing.T) {
 		{"--aggregator", nil, []string{"run", "--aggregator", "notanaddr", empty}, `--aggregator "notanaddr": want host:port`},
 		{"--aggregator port", nil, []string{"run", "--aggregator", "agg:99999", empty}, `--aggregator "agg:99999": port "99999"`},
 		{"DNECHO_AGGREGATOR", []string{"DNECHO_AGGREGATOR=agg:"}, []string{"run", empty}, `DNECHO_AGGREGATOR="agg:": port ""`},
+		// Dialled, these failed every export and the run ended 0 (the loss only in a warning).
+		{"OTLP gRPC endpoint", []string{"K6_OTEL_GRPC_EXPORTER_ENDPOINT=otel:99999"}, []string{"run", "-o", "opentelemetry", empty},
+			`K6_OTEL_GRPC_EXPORTER_ENDPOINT="otel:99999": port "99999"`},
+		{"OTLP HTTP endpoint", []string{"K6_OTEL_EXPORTER_PROTOCOL=http/protobuf", "K6_OTEL_HTTP_EXPORTER_ENDPOINT=notanaddr"},
+			[]string{"run", "-o", "opentelemetry", empty}, `K6_OTEL_HTTP_EXPORTER_ENDPOINT="notanaddr": want host:port`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := dnechoEnvLimit(t, 45*time.Second, tc.env, append([]string{"--quiet"}, tc.args...)...)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/engine/output"
+	"github.com/dnecho/dnecho/internal/hostport"
 )
 
 // Defaults (k6: internal/output/opentelemetry/config.go).
@@ -122,10 +123,19 @@ func (c Config) validate() error {
 		return &output.SettingError{Option: "K6_OTEL_SERVICE_NAME", Allowed: "must not be empty"}
 	case c.Protocol != ProtocolGRPC && c.Protocol != ProtocolHTTP:
 		return &output.SettingError{Option: "K6_OTEL_EXPORTER_PROTOCOL", Value: c.Protocol, Allowed: "use grpc or http/protobuf"}
-	case c.Protocol == ProtocolGRPC && c.GRPCEndpoint == "":
-		return &output.SettingError{Option: "K6_OTEL_GRPC_EXPORTER_ENDPOINT", Allowed: "must not be empty"}
-	case c.Protocol == ProtocolHTTP && (c.HTTPEndpoint == "" || strings.Contains(c.HTTPEndpoint, "://")):
-		return &output.SettingError{Option: "K6_OTEL_HTTP_EXPORTER_ENDPOINT", Value: c.HTTPEndpoint, Allowed: "use host:port, without a scheme"}
+	case c.Protocol == ProtocolGRPC:
+		return checkEndpoint("K6_OTEL_GRPC_EXPORTER_ENDPOINT", c.GRPCEndpoint)
+	case c.Protocol == ProtocolHTTP:
+		return checkEndpoint("K6_OTEL_HTTP_EXPORTER_ENDPOINT", c.HTTPEndpoint)
+	}
+	return nil
+}
+
+// checkEndpoint refuses an endpoint that is not host:port (k6 passes it to the exporter's
+// WithEndpoint, which takes no scheme): dialled, it would fail every export of the run.
+func checkEndpoint(option, v string) error {
+	if err := hostport.Check(v); err != nil {
+		return &output.SettingError{Option: option, Value: v, Allowed: err.Error()}
 	}
 	return nil
 }

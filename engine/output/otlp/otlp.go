@@ -89,7 +89,7 @@ func (o *Output) transport() (sender.SendFunc, error) {
 		for k, v := range c.Headers {
 			h.Set(k, v)
 		}
-		return sender.HTTPPost{Client: client, URL: c.httpURL(), Header: h}.Send, nil
+		return sender.HTTPPost{Client: client, URL: c.httpURL(), Header: h, Accept: acceptHTTP}.Send, nil
 	}
 	creds := credentials.NewTLS(tlsCfg)
 	if c.GRPCInsecure {
@@ -108,8 +108,11 @@ func (o *Output) transport() (sender.SendFunc, error) {
 		}
 		ctx, cancel := context.WithTimeout(metadata.NewOutgoingContext(ctx, md), DefaultTimeout)
 		defer cancel()
-		_, err := client.Export(ctx, req)
-		return err
+		resp, err := client.Export(ctx, req)
+		if err != nil {
+			return err
+		}
+		return rejected(resp)
 	}, nil
 }
 

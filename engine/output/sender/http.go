@@ -77,6 +77,9 @@ type HTTPPost struct {
 	Client *http.Client
 	URL    string
 	Header http.Header // Content-Type, Content-Encoding, authorization, extra headers
+	// Accept, when set, reads a 2xx answer and returns an error when the write did not happen
+	// after all (a protocol whose answer says what the server rejected); nil takes any 2xx.
+	Accept func(*http.Response) error
 }
 
 // Send implements SendFunc. A 2xx answer is success; 4xx answers other than 408 and 429 are
@@ -95,6 +98,9 @@ func (h HTTPPost) Send(ctx context.Context, body []byte) error {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode/100 == 2 {
+		if h.Accept != nil {
+			return h.Accept(resp)
+		}
 		_, _ = io.Copy(io.Discard, resp.Body)
 		return nil
 	}
