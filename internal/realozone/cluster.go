@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -38,6 +39,9 @@ type Options struct {
 	StartTimeout time.Duration
 	// Secure, when set, starts the cluster with Kerberos, tokens and TLS.
 	Secure *Security
+	// NetNS, when set, runs every process inside this network namespace on its address
+	// instead of 127.0.0.1 (a secure cluster needs it for TLS).
+	NetNS *NetNS
 	// Extra are further ozone-site.xml entries for every process; they win over the defaults.
 	Extra map[string]string
 	// Progress receives one line per step (nil for none).
@@ -56,6 +60,7 @@ type Cluster struct {
 	DataNodes []*DataNode
 
 	opts      Options
+	host      string // the address every process uses
 	classpath string
 	scm       scmPorts
 	om        omPorts
@@ -69,14 +74,15 @@ type DataNode struct {
 	// Index counts from 1.
 	Index int
 	name  string
+	host  string
 	ports dnPorts
 }
 
 // GRPC is the DataNode's Xceiver gRPC address (hdds.container.ipc.port).
-func (d *DataNode) GRPC() string { return fmt.Sprintf("127.0.0.1:%d", d.ports.ipc) }
+func (d *DataNode) GRPC() string { return fmt.Sprintf("%s:%d", d.host, d.ports.ipc) }
 
 // Ratis is the DataNode's Ratis client address (hdds.container.ratis.ipc.port).
-func (d *DataNode) Ratis() string { return fmt.Sprintf("127.0.0.1:%d", d.ports.ratisIPC) }
+func (d *DataNode) Ratis() string { return fmt.Sprintf("%s:%d", d.host, d.ports.ratisIPC) }
 
 // UUID returns the DataNode's id, from the datanode.id file it writes at its first start.
 func (c *Cluster) UUID(d *DataNode) (string, error) {
@@ -89,6 +95,18 @@ func (c *Cluster) UUID(d *DataNode) (string, error) {
 		return "", fmt.Errorf("%s: no uuid in datanode.id", d.name)
 	}
 	return string(m[1]), nil
+}
+
+// Host is the address every process of the cluster uses: 127.0.0.1, or the network namespace's.
+func (c *Cluster) Host() string { return c.host }
+
+// Command runs a program where the cluster runs (inside its network namespace, if any), e.g.
+// dnecho against a secure cluster.
+func (c *Cluster) Command(ctx context.Context, name string, args ...string) *exec.Cmd {
+	if c.opts.NetNS != nil {
+		return c.opts.NetNS.Command(ctx, name, args...)
+	}
+	return exec.CommandContext(ctx, name, args...)
 }
 
 // Start starts SCM, OM and the DataNodes and waits for safe mode to end (which, with
@@ -115,7 +133,10 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 		if attempt > 1 {
 			dir = filepath.Join(opts.Dir, fmt.Sprintf("attempt%d", attempt))
 		}
-		c := &Cluster{Dir: dir, ClientConf: filepath.Join(dir, "conf", "client"), opts: opts, classpath: cp, procs: map[string]*process{}}
+		c := &Cluster{Dir: dir, ClientConf: filepath.Join(dir, "conf", "client"), opts: opts, host: "127.0.0.1", classpath: cp, procs: map[string]*process{}}
+		if opts.NetNS != nil {
+			c.host = opts.NetNS.Addr
+		}
 		err := c.layout()
 		if err == nil {
 			err = c.boot(ctx)
@@ -138,7 +159,7 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 
 // layout picks the ports and writes every conf dir.
 func (c *Cluster) layout() (err error) {
-	var pp portPicker
+	pp := portPicker{inNetNS: c.opts.NetNS != nil}
 	defer pp.release()
 	if c.scm, err = pp.scm(); err != nil {
 		return err
@@ -146,10 +167,10 @@ func (c *Cluster) layout() (err error) {
 	if c.om, err = pp.om(); err != nil {
 		return err
 	}
-	c.SCM = fmt.Sprintf("127.0.0.1:%d", c.scm.client)
-	c.OM = fmt.Sprintf("127.0.0.1:%d", c.om.rpc)
+	c.SCM = fmt.Sprintf("%s:%d", c.host, c.scm.client)
+	c.OM = fmt.Sprintf("%s:%d", c.host, c.om.rpc)
 	for i := 1; i <= c.opts.DataNodes; i++ {
-		d := &DataNode{Index: i, name: fmt.Sprintf("dn%d", i)}
+		d := &DataNode{Index: i, name: fmt.Sprintf("dn%d", i), host: c.host}
 		if d.ports, err = pp.dataNode(); err != nil {
 			return err
 		}
@@ -201,6 +222,13 @@ func (c *Cluster) boot(ctx context.Context) error {
 	}
 	if err := c.waitPort(ctx, "scm", c.scm.client); err != nil {
 		return err
+	}
+	if c.opts.Secure != nil {
+		// OM and DataNodes get their certificates from SCM's security service at start; a
+		// DataNode that finds it closed gives up after about 70 s and exits.
+		if err := c.waitPort(ctx, "scm", c.scm.security); err != nil {
+			return err
+		}
 	}
 	c.step("initialising OM")
 	if out, err := c.runOnce(ctx, "om-init", "om", omMain, "--init"); err != nil {

@@ -14,7 +14,7 @@ import (
 // property is one ozone-site.xml entry.
 type property struct{ key, value string }
 
-// scmPorts and the others are the ports of each process, all on 127.0.0.1.
+// scmPorts and the others are the ports of each process, all on the cluster's host address.
 type scmPorts struct{ client, block, datanode, security, http, ratis, grpc int }
 type omPorts struct{ rpc, http, ratis int }
 type dnPorts struct{ http, ratisIPC, ipc, ratisServer, ratisAdmin, replication, datastream, client int }
@@ -25,6 +25,9 @@ type dnPorts struct{ http, ratisIPC, ipc, ratisServer, ratisAdmin, replication, 
 // still bind one first: Start then tries again with new ports.
 type portPicker struct {
 	held []net.Listener
+	// inNetNS: the ports are for a fresh network namespace, where all are free.
+	inNetNS bool
+	seen    map[int]bool
 }
 
 func (pp *portPicker) pick(n int) ([]int, error) {
@@ -33,7 +36,18 @@ func (pp *portPicker) pick(n int) ([]int, error) {
 		if tries > 100*n {
 			return nil, fmt.Errorf("no %d free ports on 127.0.0.1", n)
 		}
-		l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", 20000+rand.IntN(12000)))
+		p := 20000 + rand.IntN(12000)
+		if pp.inNetNS {
+			if pp.seen == nil {
+				pp.seen = map[int]bool{}
+			}
+			if !pp.seen[p] {
+				pp.seen[p] = true
+				ports = append(ports, p)
+			}
+			continue
+		}
+		l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", p))
 		if err != nil {
 			continue
 		}
@@ -80,11 +94,12 @@ func (pp *portPicker) dataNode() (dnPorts, error) {
 // pipeline (docs/real-ozone.md, "Configuration").
 func (c *Cluster) shared() []property {
 	s, o := c.scm, c.om
-	addr := func(p int) string { return fmt.Sprintf("127.0.0.1:%d", p) }
+	h := c.host
+	addr := func(p int) string { return fmt.Sprintf("%s:%d", h, p) }
 	props := []property{
 		// Non-HA: every SCM endpoint is ozone.scm.names plus the role's port key. DataNodes
 		// ignore ozone.scm.datanode.address and use ozone.scm.names with ozone.scm.datanode.port.
-		{"ozone.scm.names", "127.0.0.1"},
+		{"ozone.scm.names", h},
 		{"ozone.scm.client.port", fmt.Sprint(s.client)},
 		{"ozone.scm.client.address", addr(s.client)},
 		{"ozone.scm.block.client.port", fmt.Sprint(s.block)},
@@ -93,17 +108,17 @@ func (c *Cluster) shared() []property {
 		{"ozone.scm.datanode.address", addr(s.datanode)},
 		{"ozone.scm.security.service.port", fmt.Sprint(s.security)},
 		{"ozone.scm.security.service.address", addr(s.security)},
-		{"ozone.scm.client.bind.host", "127.0.0.1"},
-		{"ozone.scm.block.client.bind.host", "127.0.0.1"},
-		{"ozone.scm.datanode.bind.host", "127.0.0.1"},
-		{"ozone.scm.security.service.bind.host", "127.0.0.1"},
+		{"ozone.scm.client.bind.host", h},
+		{"ozone.scm.block.client.bind.host", h},
+		{"ozone.scm.datanode.bind.host", h},
+		{"ozone.scm.security.service.bind.host", h},
 		{"ozone.scm.http-address", addr(s.http)},
-		{"ozone.scm.http-bind-host", "127.0.0.1"},
+		{"ozone.scm.http-bind-host", h},
 		{"ozone.scm.ratis.port", fmt.Sprint(s.ratis)},
 		{"ozone.scm.grpc.port", fmt.Sprint(s.grpc)},
 		{"ozone.om.address", addr(o.rpc)},
 		{"ozone.om.http-address", addr(o.http)},
-		{"ozone.om.http-bind-host", "127.0.0.1"},
+		{"ozone.om.http-bind-host", h},
 		{"ozone.om.ratis.port", fmt.Sprint(o.ratis)},
 		{"ozone.om.s3.grpc.server_enabled", "false"},
 		// Safe mode ends only when every DataNode is in and a RATIS/THREE pipeline is open.
@@ -151,15 +166,15 @@ func (c *Cluster) shared() []property {
 
 // dataNodeProps are what differ per DataNode: its directories and ports.
 func (c *Cluster) dataNodeProps(d *DataNode) []property {
-	p := d.ports
+	p, h := d.ports, c.host
 	dir := filepath.Join(c.Dir, d.name)
 	return []property{
 		{"ozone.metadata.dirs", filepath.Join(dir, "meta")},
 		{"hdds.datanode.dir", filepath.Join(dir, "data")},
 		{"hdds.container.ratis.datanode.storage.dir", filepath.Join(dir, "ratis")},
-		{"hdds.datanode.hostname", "127.0.0.1"},
-		{"hdds.datanode.http-address", fmt.Sprintf("127.0.0.1:%d", p.http)},
-		{"hdds.datanode.http-bind-host", "127.0.0.1"},
+		{"hdds.datanode.hostname", h},
+		{"hdds.datanode.http-address", fmt.Sprintf("%s:%d", h, p.http)},
+		{"hdds.datanode.http-bind-host", h},
 		{"hdds.container.ratis.ipc.port", fmt.Sprint(p.ratisIPC)},
 		{"hdds.container.ipc.port", fmt.Sprint(p.ipc)},
 		{"hdds.container.ratis.server.port", fmt.Sprint(p.ratisServer)},
@@ -167,7 +182,7 @@ func (c *Cluster) dataNodeProps(d *DataNode) []property {
 		{"hdds.datanode.replication.port", fmt.Sprint(p.replication)},
 		{"hdds.container.ratis.datastream.port", fmt.Sprint(p.datastream)},
 		{"hdds.datanode.client.port", fmt.Sprint(p.client)},
-		{"hdds.datanode.client.address", fmt.Sprintf("127.0.0.1:%d", p.client)},
+		{"hdds.datanode.client.address", fmt.Sprintf("%s:%d", h, p.client)},
 	}
 }
 

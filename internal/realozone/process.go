@@ -49,7 +49,9 @@ func (c *Cluster) jvmFlags(heap string) []string {
 // caller sets its output and runs it; Java freon is run this way.
 func (c *Cluster) Java(ctx context.Context, role, heap, mainClass string, args ...string) *exec.Cmd {
 	argv := append(c.jvmFlags(heap), "-cp", c.confDir(role)+string(os.PathListSeparator)+c.classpath, mainClass)
-	cmd := exec.CommandContext(ctx, "java", append(argv, args...)...)
+	cmd := c.Command(ctx, "java", append(argv, args...)...)
+	// hdds-rocks-native unpacks its tools library into the working directory, not java.io.tmpdir.
+	cmd.Dir = filepath.Join(c.Dir, "tmp")
 	cmd.Env = os.Environ()
 	if c.opts.Secure != nil && c.opts.Secure.ClientCache != "" && role == "client" {
 		cmd.Env = append(cmd.Env, "KRB5CCNAME="+c.opts.Secure.ClientCache)
@@ -132,13 +134,11 @@ func (c *Cluster) firstError(name string) string {
 	return "no ERROR line in its log"
 }
 
-// waitPort waits until 127.0.0.1:port accepts connections.
+// waitPort waits until the cluster's host accepts connections on port.
 func (c *Cluster) waitPort(ctx context.Context, name string, port int) error {
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	addr := fmt.Sprintf("%s:%d", c.host, port)
 	for {
-		conn, err := net.DialTimeout("tcp", addr, time.Second)
-		if err == nil {
-			conn.Close()
+		if c.listening(addr) {
 			return nil
 		}
 		if err := c.exited(); err != nil {
@@ -150,6 +150,17 @@ func (c *Cluster) waitPort(ctx context.Context, name string, port int) error {
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
+}
+
+func (c *Cluster) listening(addr string) bool {
+	if c.opts.NetNS != nil {
+		return c.opts.NetNS.Listening(addr)
+	}
+	conn, err := net.DialTimeout("tcp", addr, time.Second)
+	if err == nil {
+		conn.Close()
+	}
+	return err == nil
 }
 
 // Stop stops every process the cluster started: SIGTERM (Ozone's shutdown hooks), then SIGKILL
@@ -219,7 +230,7 @@ func (c *Cluster) Kill(d *DataNode) error {
 // newPorts is set (SCM then records the new ports from its registration).
 func (c *Cluster) Restart(d *DataNode, newPorts bool) error {
 	if newPorts {
-		var pp portPicker
+		pp := portPicker{inNetNS: c.opts.NetNS != nil}
 		ports, err := pp.dataNode()
 		pp.release()
 		if err != nil {

@@ -29,6 +29,7 @@ type KDC struct {
 
 	kdcConf string
 	cmd     *exec.Cmd
+	netns   string // run the KDC and kinit inside this network namespace
 }
 
 // tools are the MIT programs the package runs.
@@ -63,14 +64,18 @@ func isFile(p string) bool {
 
 // Start creates a realm and starts its KDC; t's cleanup stops it. The test is skipped when the
 // MIT tools are not installed.
-func Start(t testing.TB) *KDC {
+func Start(t testing.TB) *KDC { return StartIn(t, "") }
+
+// StartIn is Start with the KDC (and kinit, klist) running inside network namespace netns
+// ("" for none), on that namespace's 127.0.0.1.
+func StartIn(t testing.TB, netns string) *KDC {
 	t.Helper()
 	if !Available() {
 		t.Skip("MIT Kerberos (krb5-kdc, krb5-admin-server, krb5-user) is not installed: run scripts/test-deps.sh as root")
 	}
 	var lastErr error
 	for try := 0; try < 3; try++ { // a free port may be taken between probe and bind
-		k, err := start(t.TempDir())
+		k, err := start(t.TempDir(), netns)
 		if err == nil {
 			t.Cleanup(k.Stop)
 			return k
@@ -81,12 +86,12 @@ func Start(t testing.TB) *KDC {
 	return nil
 }
 
-func start(dir string) (*KDC, error) {
+func start(dir, netns string) (*KDC, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, err
 	}
-	k := &KDC{Dir: dir, Config: filepath.Join(dir, "krb5.conf"), kdcConf: filepath.Join(dir, "kdc.conf"), Port: port}
+	k := &KDC{Dir: dir, Config: filepath.Join(dir, "krb5.conf"), kdcConf: filepath.Join(dir, "kdc.conf"), Port: port, netns: netns}
 	if err := k.writeConfigs(); err != nil {
 		return nil, err
 	}
@@ -99,7 +104,7 @@ func start(dir string) (*KDC, error) {
 		return nil, err
 	}
 	defer log.Close()
-	k.cmd = exec.Command(bin, "-n", "-r", Realm)
+	k.cmd = k.command(bin, "-n", "-r", Realm)
 	k.cmd.Env = k.Env()
 	k.cmd.Stdout, k.cmd.Stderr = log, log
 	if err := k.cmd.Start(); err != nil {
@@ -125,9 +130,7 @@ func freePort() (int, error) {
 func (k *KDC) waitListening() error {
 	deadline := time.Now().Add(15 * time.Second)
 	for time.Now().Before(deadline) {
-		c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", k.Port), time.Second)
-		if err == nil {
-			c.Close()
+		if k.listening() {
 			return nil
 		}
 		if k.cmd.ProcessState != nil {
@@ -185,6 +188,25 @@ func (k *KDC) writeConfigs() error {
 	return os.WriteFile(k.kdcConf, []byte(kdc), 0o644)
 }
 
+// command builds a command that runs where the KDC runs.
+func (k *KDC) command(bin string, args ...string) *exec.Cmd {
+	if k.netns != "" {
+		return exec.Command("ip", append([]string{"netns", "exec", k.netns, bin}, args...)...)
+	}
+	return exec.Command(bin, args...)
+}
+
+func (k *KDC) listening() bool {
+	if k.netns != "" {
+		return k.command("bash", "-c", fmt.Sprintf("exec 3<>/dev/tcp/127.0.0.1/%d", k.Port)).Run() == nil
+	}
+	c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", k.Port), time.Second)
+	if err == nil {
+		c.Close()
+	}
+	return err == nil
+}
+
 // Env is the environment the MIT tools and clients need for this realm.
 func (k *KDC) Env() []string {
 	return append(os.Environ(), "KRB5_CONFIG="+k.Config, "KRB5_KDC_PROFILE="+k.kdcConf)
@@ -195,7 +217,7 @@ func (k *KDC) run(tool string, args ...string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(bin, args...)
+	cmd := k.command(bin, args...)
 	cmd.Env = k.Env()
 	return cmd.CombinedOutput()
 }

@@ -131,9 +131,13 @@ func (p *pool) close() {
 	p.mu.Lock()
 	p.closed = true
 	p.mu.Unlock()
+	// In parallel: a Ratis client waits up to its close timeout (3 s) for each stream to end,
+	// and --clients may be 1024.
+	var wg sync.WaitGroup
 	for i := range p.slots {
 		if c := p.slots[i].Load(); c != nil {
-			c.close()
+			wg.Go(c.close)
 		}
 	}
+	wg.Wait()
 }

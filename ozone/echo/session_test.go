@@ -393,3 +393,20 @@ func TestResultsNameThePipelineAfterAMove(t *testing.T) {
 		t.Errorf("a call on the closed session: %+v", closed)
 	}
 }
+
+// A CA that did not sign the DataNodes' certificates fails every transport at once with the
+// reason; over Ratis, retrying the handshake (as Java does for minutes) would only hide it.
+func TestUntrustedCAFailsAtOnce(t *testing.T) {
+	_, dir := startCluster(t, minicluster.Options{TLS: true})
+	_, other := startCluster(t, minicluster.Options{TLS: true})
+	for _, tr := range []Transport{TransportGRPC, TransportRatis} {
+		sess := open(t, Spec{Cluster: Cluster{ConfDir: dir}, ContainerID: 1, Transport: tr, TLSCA: []string{filepath.Join(other, minicluster.CAFile)}})
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		start := time.Now()
+		r := sess.Echo(ctx, 0)
+		cancel()
+		if r.OK() || r.Err == nil || !strings.Contains(r.Err.Error(), "certificate signed by unknown authority") || time.Since(start) > 10*time.Second {
+			t.Errorf("%s with an untrusted CA: ok %v after %s, error %v", tr, r.OK(), time.Since(start).Round(time.Millisecond), r.Err)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"google.golang.org/grpc"
@@ -264,6 +265,10 @@ func (c *Client) replyError(st *stream, r *ratispb.RaftClientReplyProto) error {
 	return &Error{DataNode: st.peer.node, Class: class, Message: errNoRetry.Error()}
 }
 
+// tlsHandshakeFailed is what grpc-go's transport says when the TLS handshake fails, e.g. on a
+// certificate signed by a CA the client does not trust.
+const tlsHandshakeFailed = "authentication handshake failed"
+
 // streamFailed handles the end of a stream: a gRPC status (with the Java class in the
 // exception-type trailer), or status OK with calls unanswered.
 func (c *Client) streamFailed(st *stream, err error, trailer metadata.MD) {
@@ -290,11 +295,15 @@ func (c *Client) streamFailed(st *stream, err error, trailer metadata.MD) {
 		s := status.Convert(err)
 		se.Code, se.Description = s.Code(), s.Message()
 	}
-	switch se.Class {
-	case ratispb.ClassGroupMismatch:
+	switch {
+	case se.Class == ratispb.ClassGroupMismatch:
 		f = failFinal
-	case ratispb.ClassResourceUnavailable:
+	case se.Class == ratispb.ClassResourceUnavailable:
 		f = failResource
+	case se.Code == codes.Unavailable && strings.Contains(se.Description, tlsHandshakeFailed):
+		// A certificate this client does not trust stays untrusted: retrying (as Java does, for
+		// minutes, logging each attempt) only hides the reason.
+		f = failFinal
 	}
 	c.resetLocked(st, f, se, nil, nil)
 }

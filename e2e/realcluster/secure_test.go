@@ -1,0 +1,173 @@
+package realcluster
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"fmt"
+	"math/big"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dnecho/dnecho/internal/realozone"
+	"github.com/dnecho/dnecho/internal/testkdc"
+)
+
+// The secure cluster lives in a network namespace of its own on this address: Ozone's
+// certificates never hold a loopback address (docs/real-ozone.md, "Secure mode").
+const secureAddr = "10.254.77.1"
+
+// A secure real cluster: Kerberos from a throw-away MIT KDC (SCM, OM and DataNode principals,
+// testuser an administrator), container tokens, gRPC TLS with the certificates of Ozone's own
+// CA (dnecho fetches the CA from the real OM), and SCM accepting every hadoop.rpc.protection.
+// dnecho succeeds with a ticket cache, with a keytab and with each protection; Java freon
+// succeeds too; no ticket, a non-administrator and an untrusted CA fail with one clear line.
+func TestSecureRealCluster(t *testing.T) {
+	realozone.Require(t)
+	if err := realozone.CanCreateNetNS(); err != nil {
+		if os.Getenv(realozone.RequireEnv) == "1" {
+			t.Fatalf("secure real cluster: %v", err)
+		}
+		t.Skipf("secure real cluster: %v", err)
+	}
+	ns, err := realozone.CreateNetNS(fmt.Sprintf("dnecho-sec-%d", os.Getpid()), secureAddr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ns.Delete)
+	kdc := testkdc.StartIn(t, ns.Name)
+	host := "/" + secureAddr
+	kdc.AddPrincipals(t, "scm"+host, "om"+host, "dn"+host, "testuser", "nonadmin")
+	userKeytab := kdc.Keytab(t, "testuser.keytab", "testuser")
+	sec := &realozone.Security{
+		Krb5Conf:       kdc.Config,
+		SCMPrincipal:   "scm" + host + "@" + testkdc.Realm,
+		SCMKeytab:      kdc.Keytab(t, "scm.keytab", "scm"+host),
+		OMPrincipal:    "om" + host + "@" + testkdc.Realm,
+		OMKeytab:       kdc.Keytab(t, "om.keytab", "om"+host),
+		DNPrincipal:    "dn" + host + "@" + testkdc.Realm,
+		DNKeytab:       kdc.Keytab(t, "dn.keytab", "dn"+host),
+		Administrators: "testuser",
+		Protection:     "authentication,integrity,privacy",
+		ClientCache:    kdc.Kinit(t, "testuser@"+testkdc.Realm, userKeytab, ""),
+	}
+	nonadmin := kdc.Kinit(t, "nonadmin@"+testkdc.Realm, kdc.Keytab(t, "nonadmin.keytab", "nonadmin"), "")
+
+	dir, err := os.MkdirTemp("", "real-ozone-secure-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	c, err := realozone.Start(ctx, realozone.Options{Dir: dir, NetNS: ns, Secure: sec, StartTimeout: 5 * time.Minute, Progress: testLog{t}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		c.Stop()
+		if !t.Failed() {
+			os.RemoveAll(dir)
+		} else {
+			t.Logf("secure cluster logs kept in %s/logs", dir)
+		}
+	}()
+	id := container(t, c)
+	base := []string{"freon", "dn-echo", "--conf", c.ClientConf, "--container-id", fmt.Sprint(id), "-t", "2"}
+	secure := func(t *testing.T, cache string, extraEnv []string, args ...string) result {
+		t.Helper()
+		cmd := c.Command(context.Background(), binPath, args...)
+		cmd.Env = append(os.Environ(), "OZONE_CONF_DIR=", "KRB5_CONFIG="+kdc.Config, "KRB5CCNAME="+cache)
+		cmd.Env = append(cmd.Env, extraEnv...)
+		return run(t, cmd, 3*time.Minute)
+	}
+	succeeds := func(t *testing.T, r result, n int) {
+		t.Helper()
+		rep := parseReport(t, r)
+		if r.code != 0 || rep.successful != n || rep.failures != 0 {
+			t.Errorf("exit %d, %d successful, %d failures; want 0, %d, 0:\n%s", r.code, rep.successful, rep.failures, n, tail(r.out, 15))
+		}
+	}
+
+	t.Run("ticket cache, every mode", func(t *testing.T) {
+		for _, mode := range [][]string{nil, {"--ratis", "--read-only"}, {"--ratis"}} {
+			r := secure(t, sec.ClientCache, nil, append(append(base, "-n", "100"), mode...)...)
+			succeeds(t, r, 100)
+			if !strings.Contains(r.out, "3 DataNode(s)") || !strings.Contains(r.out, secureAddr) {
+				t.Errorf("%v: the target line does not name the DataNodes on %s:\n%s", mode, secureAddr, tail(r.out, 15))
+			}
+		}
+	})
+	t.Run("each hadoop.rpc.protection", func(t *testing.T) {
+		for _, qop := range []string{"authentication", "integrity", "privacy"} {
+			succeeds(t, secure(t, sec.ClientCache, nil, append(base, "-n", "20", "-D", "hadoop.rpc.protection="+qop)...), 20)
+		}
+	})
+	t.Run("keytab", func(t *testing.T) {
+		r := secure(t, filepath.Join(dir, "no-such-cache"), nil, append(base, "-n", "20", "--principal", "testuser@"+testkdc.Realm, "--keytab", userKeytab)...)
+		succeeds(t, r, 20)
+	})
+	t.Run("dnecho run", func(t *testing.T) {
+		r := secure(t, sec.ClientCache, nil, "run", "-q", "-e", "DNECHO_CONF="+c.ClientConf, "-e", fmt.Sprintf("CONTAINER_ID=%d", id),
+			"-e", "DURATION=2s", "-e", "VUS=2", filepath.Join("..", "..", "examples", "quickstart.js"))
+		if r.code != 0 && r.code != 99 || !strings.Contains(r.out, "checks_succeeded...: 100.00%") && !strings.Contains(r.out, "100.00%") {
+			t.Errorf("exit %d:\n%s", r.code, tail(r.out, 25))
+		}
+	})
+	t.Run("java freon", func(t *testing.T) {
+		for _, mode := range [][]string{nil, {"--ratis"}} {
+			jr := javaFreon(t, c, 3*time.Minute, append([]string{"dn-echo", "-n", "20", "-t", "2", "--container-id", fmt.Sprint(id)}, mode...)...)
+			succeeds(t, jr, 20)
+		}
+	})
+	t.Run("refusals", func(t *testing.T) {
+		untrusted := filepath.Join(t.TempDir(), "other-ca.pem")
+		writeSelfSignedCA(t, untrusted)
+		cases := []struct {
+			name  string
+			cache string
+			args  []string
+			want  string
+		}{
+			{"no ticket", filepath.Join(dir, "no-such-cache"), nil, "no Kerberos ticket"},
+			{"not an administrator", nonadmin, nil, "is not an Ozone administrator"},
+			{"untrusted CA, gRPC", sec.ClientCache, []string{"--tls-ca", untrusted}, "certificate signed by unknown authority"},
+			{"untrusted CA, Ratis", sec.ClientCache, []string{"--tls-ca", untrusted, "--ratis", "--read-only"}, "certificate signed by unknown authority"},
+		}
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				r := secure(t, tc.cache, nil, append(append(base, "-n", "4"), tc.args...)...)
+				if r.code != 255 || !strings.Contains(r.out, tc.want) || strings.Contains(r.out, "goroutine ") {
+					t.Errorf("exit %d, want 255 and one line with %q:\n%s", r.code, tc.want, tail(r.out, 15))
+				}
+				if r.took > time.Minute {
+					t.Errorf("took %s to refuse", r.took.Round(time.Second))
+				}
+			})
+		}
+	})
+}
+
+// writeSelfSignedCA writes a CA certificate Ozone never signed with.
+func writeSelfSignedCA(t *testing.T, path string) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(7), Subject: pkix.Name{CommonName: "not-ozone"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour), IsCA: true, BasicConstraintsValid: true,
+		KeyUsage: x509.KeyUsageCertSign}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
