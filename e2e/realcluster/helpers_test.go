@@ -1,19 +1,15 @@
 package realcluster
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"regexp"
-	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/dnecho/dnecho/e2e/realkit"
 	"github.com/dnecho/dnecho/internal/realozone"
 )
 
@@ -27,20 +23,15 @@ var shared struct {
 	dir  string
 	c    *realozone.Cluster
 	err  error
-	took time.Duration
 }
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "dnecho-real-")
+	bin, dir, err := realkit.BuildDnecho()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	binPath = filepath.Join(dir, "dnecho")
-	if out, err := exec.Command("go", "build", "-o", binPath, "../../cmd/dnecho").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build dnecho: %v\n%s", err, out)
-		os.Exit(1)
-	}
+	binPath = bin
 	code := m.Run()
 	if shared.c != nil {
 		shared.c.Stop()
@@ -64,10 +55,9 @@ func cluster(t *testing.T) *realozone.Cluster {
 			return
 		}
 		start := time.Now()
-		shared.c, shared.err = realozone.Start(context.Background(), realozone.Options{Dir: shared.dir, Progress: testLog{t}})
-		shared.took = time.Since(start)
+		shared.c, shared.err = realozone.Start(context.Background(), realozone.Options{Dir: shared.dir, Progress: realkit.TestLog{T: t}})
 		if shared.err == nil {
-			fmt.Fprintf(os.Stderr, "real cluster: Apache Ozone %s ready in %.0f s (SCM %s)\n", realozone.Version, shared.took.Seconds(), shared.c.SCM)
+			fmt.Fprintf(os.Stderr, "real cluster: Apache Ozone %s ready in %.0f s (SCM %s)\n", realozone.Version, time.Since(start).Seconds(), shared.c.SCM)
 		}
 	})
 	if shared.err != nil {
@@ -76,61 +66,19 @@ func cluster(t *testing.T) *realozone.Cluster {
 	return shared.c
 }
 
-// testLog writes progress lines into the log of the test that started the cluster.
-type testLog struct{ t *testing.T }
+// The helpers every test here uses, from realkit.
+type (
+	result = realkit.Result
+	report = realkit.Report
+)
 
-func (l testLog) Write(p []byte) (int, error) {
-	l.t.Log(strings.TrimRight(string(p), "\n"))
-	return len(p), nil
-}
-
-// container creates a new RATIS/THREE container, first waiting for an open pipeline (a test
-// before may have closed the old one).
-func container(t *testing.T, c *realozone.Cluster) int64 {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	id, err := c.CreateContainer(ctx)
-	if err != nil {
-		t.Fatalf("%v\nscm log:\n%s", err, c.LogTail("scm", 20))
-	}
-	return id
-}
-
-// result is what one command did.
-type result struct {
-	code int
-	out  string // stdout and stderr
-	took time.Duration
-}
-
-// run runs cmd with a hard limit, so a hang fails the test.
-func run(t *testing.T, cmd *exec.Cmd, limit time.Duration) result {
-	t.Helper()
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	var err error
-	select {
-	case err = <-done:
-	case <-time.After(limit):
-		cmd.Process.Kill()
-		<-done
-		t.Fatalf("%s: still running after %s\n%s", strings.Join(cmd.Args, " "), limit, tail(out.String(), 30))
-	}
-	r := result{out: out.String(), took: time.Since(start)}
-	if ee, ok := err.(*exec.ExitError); ok {
-		r.code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
+var (
+	container   = realkit.Container
+	run         = realkit.Run
+	javaFreon   = realkit.JavaFreon
+	parseReport = realkit.ParseReport
+	tail        = realkit.Tail
+)
 
 // dnecho runs the dnecho binary.
 func dnecho(t *testing.T, limit time.Duration, args ...string) result {
@@ -138,48 +86,4 @@ func dnecho(t *testing.T, limit time.Duration, args ...string) result {
 	cmd := exec.Command(binPath, args...)
 	cmd.Env = append(os.Environ(), "OZONE_CONF_DIR=")
 	return run(t, cmd, limit)
-}
-
-// javaFreon runs Java `ozone freon ARGS` from the cluster's jars.
-func javaFreon(t *testing.T, c *realozone.Cluster, limit time.Duration, args ...string) result {
-	t.Helper()
-	return run(t, c.Freon(context.Background(), args...), limit)
-}
-
-// report is the part of freon's report (Java's or dnecho's log layout) the tests compare.
-type report struct {
-	successful, failures int
-	median, count        float64
-}
-
-var (
-	successfulRE = regexp.MustCompile(`Successful executions: (\d+)`)
-	failuresRE   = regexp.MustCompile(`Failures: (\d+)`)
-	timerRE      = regexp.MustCompile(`name=rpc-payload, count=(\d+),.* median=([0-9.]+),`)
-)
-
-// parseReport reads freon's non-TTY report; it fails the test when a line is missing.
-func parseReport(t *testing.T, r result) report {
-	t.Helper()
-	var rep report
-	m := successfulRE.FindStringSubmatch(r.out)
-	f := failuresRE.FindStringSubmatch(r.out)
-	if m == nil || f == nil {
-		t.Fatalf("no freon report (exit %d):\n%s", r.code, tail(r.out, 30))
-	}
-	rep.successful, _ = strconv.Atoi(m[1])
-	rep.failures, _ = strconv.Atoi(f[1])
-	if tm := timerRE.FindStringSubmatch(r.out); tm != nil {
-		rep.count, _ = strconv.ParseFloat(tm[1], 64)
-		rep.median, _ = strconv.ParseFloat(tm[2], 64)
-	}
-	return rep
-}
-
-func tail(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
 }

@@ -19,13 +19,13 @@ func TestUnknownContainerLikeRealSCM(t *testing.T) {
 	want := "Container #" + id + " not found"
 	for name, conf := range map[string]string{"real": c.ClientConf, "emulator": emuConf} {
 		r := dnecho(t, time.Minute, "freon", "dn-echo", "--conf", conf, "--container-id", id, "-n", "1", "-t", "1")
-		if r.code != 255 || !strings.Contains(r.out, want) {
-			t.Errorf("dnecho against the %s SCM: exit %d, want 255 and %q:\n%s", name, r.code, want, tail(r.out, 10))
+		if r.Code != 255 || !strings.Contains(r.Out, want) {
+			t.Errorf("dnecho against the %s SCM: exit %d, want 255 and %q:\n%s", name, r.Code, want, tail(r.Out, 10))
 		}
 	}
 	jr := javaFreon(t, c, 2*time.Minute, "dn-echo", "-n", "1", "-t", "1", "--container-id", id)
-	if jr.code == 0 || !strings.Contains(jr.out, want) {
-		t.Errorf("java freon: exit %d, want non-zero and %q:\n%s", jr.code, want, tail(jr.out, 10))
+	if jr.Code == 0 || !strings.Contains(jr.Out, want) {
+		t.Errorf("java freon: exit %d, want non-zero and %q:\n%s", jr.Code, want, tail(jr.Out, 10))
 	}
 }
 
@@ -62,20 +62,20 @@ func TestClosedContainerLikeRealDataNodes(t *testing.T) {
 		for _, tc := range cases {
 			args := append(append([]string{"freon", "dn-echo", "-n", "3", "-t", "1"}, peer...), tc.mode...)
 			r := dnecho(t, time.Minute, args...)
-			if r.code != tc.code || !containsAll(r.out, tc.want) {
-				t.Errorf("%s %v: exit %d, want %d and %q:\n%s", name, tc.mode, r.code, tc.code, tc.want, tail(r.out, 10))
+			if r.Code != tc.code || !containsAll(r.Out, tc.want) {
+				t.Errorf("%s %v: exit %d, want %d and %q:\n%s", name, tc.mode, r.Code, tc.code, tc.want, tail(r.Out, 10))
 			}
 		}
 	}
 	for _, mode := range [][]string{nil, {"--ratis", "--read-only"}} {
 		jr := javaFreon(t, c, 2*time.Minute, append([]string{"dn-echo", "-n", "3", "-t", "1", "--container-id", fmt.Sprint(id)}, mode...)...)
-		if jr.code != 0 || !strings.Contains(jr.out, "Successful executions: 3") {
-			t.Errorf("java freon %v: exit %d:\n%s", mode, jr.code, tail(jr.out, 10))
+		if jr.Code != 0 || !strings.Contains(jr.Out, "Successful executions: 3") {
+			t.Errorf("java freon %v: exit %d:\n%s", mode, jr.Code, tail(jr.Out, 10))
 		}
 	}
 	jr := javaFreon(t, c, 2*time.Minute, "dn-echo", "-n", "1", "-t", "1", "--ratis", "--container-id", fmt.Sprint(id))
-	if jr.code == 0 || !strings.Contains(jr.out, "ContainerNotOpenException") {
-		t.Errorf("java freon --ratis: exit %d, want non-zero and ContainerNotOpenException:\n%s", jr.code, tail(jr.out, 10))
+	if jr.Code == 0 || !strings.Contains(jr.Out, "ContainerNotOpenException") {
+		t.Errorf("java freon --ratis: exit %d, want non-zero and ContainerNotOpenException:\n%s", jr.Code, tail(jr.Out, 10))
 	}
 }
 

@@ -33,11 +33,11 @@ func TestFreonModesAgainstRealOzone(t *testing.T) {
 			args := append([]string{"freon", "dn-echo", "--conf", c.ClientConf, "--container-id", fmt.Sprint(id), "-n", fmt.Sprint(tc.n)}, tc.args...)
 			r := dnecho(t, 3*time.Minute, args...)
 			rep := parseReport(t, r)
-			if r.code != 0 || rep.successful != tc.n || rep.failures != 0 || int(rep.count) != tc.n {
-				t.Fatalf("exit %d, %d successful, %d failures, timer count %v; want 0, %d, 0, %d\n%s", r.code, rep.successful, rep.failures, rep.count, tc.n, tc.n, tail(r.out, 20))
+			if r.Code != 0 || rep.Successful != tc.n || rep.Failures != 0 || int(rep.Count) != tc.n {
+				t.Fatalf("exit %d, %d successful, %d failures, timer count %v; want 0, %d, 0, %d\n%s", r.Code, rep.Successful, rep.Failures, rep.Count, tc.n, tc.n, tail(r.Out, 20))
 			}
-			if !strings.Contains(r.out, "3 DataNode(s)") {
-				t.Errorf("the target line does not name the pipeline's 3 DataNodes:\n%s", tail(r.out, 20))
+			if !strings.Contains(r.Out, "3 DataNode(s)") {
+				t.Errorf("the target line does not name the pipeline's 3 DataNodes:\n%s", tail(r.Out, 20))
 			}
 		})
 	}
@@ -61,8 +61,8 @@ func TestRobotSmokeCasesBothFreons(t *testing.T) {
 				"java freon": javaFreon(t, c, 2*time.Minute, args...),
 				"dnecho":     dnecho(t, time.Minute, append([]string{"freon", "--conf", c.ClientConf}, args...)...),
 			} {
-				if r.code != 0 || !strings.Contains(r.out, "Successful executions: 1") {
-					t.Errorf("%s: exit %d, want 0 and \"Successful executions: 1\":\n%s", name, r.code, tail(r.out, 15))
+				if r.Code != 0 || !strings.Contains(r.Out, "Successful executions: 1") {
+					t.Errorf("%s: exit %d, want 0 and \"Successful executions: 1\":\n%s", name, r.Code, tail(r.Out, 15))
 				}
 			}
 		})
@@ -88,13 +88,13 @@ func TestJavaFreonAndDnechoAgree(t *testing.T) {
 		r   result
 		rep report
 	}{"java freon": {jr, java}, "dnecho": {dr, ours}} {
-		if p.r.code != 0 || p.rep.successful != n || p.rep.failures != 0 || int(p.rep.count) != n {
-			t.Fatalf("%s: exit %d, %d successful, %d failures, count %v; want 0, %d, 0, %d\n%s", name, p.r.code, p.rep.successful, p.rep.failures, p.rep.count, n, n, tail(p.r.out, 15))
+		if p.r.Code != 0 || p.rep.Successful != n || p.rep.Failures != 0 || int(p.rep.Count) != n {
+			t.Fatalf("%s: exit %d, %d successful, %d failures, count %v; want 0, %d, 0, %d\n%s", name, p.r.Code, p.rep.Successful, p.rep.Failures, p.rep.Count, n, n, tail(p.r.Out, 15))
 		}
 	}
-	ratio := ours.median / java.median
-	t.Logf("median: java freon %.3f ms, dnecho %.3f ms (ratio %.2f)", java.median, ours.median, ratio)
+	ratio := ours.Median / java.Median
+	t.Logf("median: java freon %.3f ms, dnecho %.3f ms (ratio %.2f)", java.Median, ours.Median, ratio)
 	if ratio > 1.5 || ratio < 1/1.5 {
-		t.Errorf("medians differ by more than 1.5x: java freon %.3f ms, dnecho %.3f ms", java.median, ours.median)
+		t.Errorf("medians differ by more than 1.5x: java freon %.3f ms, dnecho %.3f ms", java.Median, ours.Median)
 	}
 }

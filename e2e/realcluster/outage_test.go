@@ -32,9 +32,9 @@ var membersRE = regexp.MustCompile(`DataNode\(s\) \[([^\]]+)\]`)
 func members(t *testing.T, conf string, id int64, mode ...string) []string {
 	t.Helper()
 	r := dnecho(t, time.Minute, append([]string{"freon", "dn-echo", "--conf", conf, "--container-id", fmt.Sprint(id), "-n", "1", "-t", "1"}, mode...)...)
-	m := membersRE.FindStringSubmatch(r.out)
-	if r.code != 0 || m == nil {
-		t.Fatalf("exit %d, no target line:\n%s", r.code, tail(r.out, 10))
+	m := membersRE.FindStringSubmatch(r.Out)
+	if r.Code != 0 || m == nil {
+		t.Fatalf("exit %d, no target line:\n%s", r.Code, tail(r.Out, 10))
 	}
 	return strings.Split(m[1], ", ")
 }
@@ -45,14 +45,14 @@ func pausedChecks(t *testing.T, peer, conf string, id int64, paused string) {
 	// --target all: a third of the calls go to the paused DataNode and end at the deadline.
 	r := dnecho(t, 2*time.Minute, append(base, "--target", "all", "-n", "30", "-t", "3", "-f", "--no-reresolve")...)
 	rep := parseReport(t, r)
-	if r.code != 255 || rep.failures != 10 || rep.successful != 20 || !strings.Contains(r.out, "DEADLINE_EXCEEDED=10") || !strings.Contains(r.out, paused) {
-		t.Errorf("%s, --target all: exit %d, %d failures, %d successful; want 255, 10 DEADLINE_EXCEEDED naming %s, 20:\n%s", peer, r.code, rep.failures, rep.successful, paused, tail(r.out, 12))
+	if r.Code != 255 || rep.Failures != 10 || rep.Successful != 20 || !strings.Contains(r.Out, "DEADLINE_EXCEEDED=10") || !strings.Contains(r.Out, paused) {
+		t.Errorf("%s, --target all: exit %d, %d failures, %d successful; want 255, 10 DEADLINE_EXCEEDED naming %s, 20:\n%s", peer, r.Code, rep.Failures, rep.Successful, paused, tail(r.Out, 12))
 	}
 	// --target first: each call waits out the deadline on the paused member, then the next answers.
 	r = dnecho(t, 2*time.Minute, append(base, "-n", "3", "-t", "1")...)
 	rep = parseReport(t, r)
-	if r.code != 0 || rep.successful != 3 || rep.median < 2000 {
-		t.Errorf("%s, --target first: exit %d, %d successful, median %.1f ms; want 0, 3 and at least the 2 s deadline:\n%s", peer, r.code, rep.successful, rep.median, tail(r.out, 12))
+	if r.Code != 0 || rep.Successful != 3 || rep.Median < 2000 {
+		t.Errorf("%s, --target first: exit %d, %d successful, median %.1f ms; want 0, 3 and at least the 2 s deadline:\n%s", peer, r.Code, rep.Successful, rep.Median, tail(r.Out, 12))
 	}
 }
 
@@ -70,8 +70,8 @@ func pausedDataNode(t *testing.T, c *realozone.Cluster, id int64) {
 	pausedChecks(t, "real", c.ClientConf, id, first)
 	// Java freon with the same 2 s read timeout fails over the same way.
 	jr := javaFreon(t, c, 2*time.Minute, "--set", "ozone.client.read.timeout=2s", "dn-echo", "-n", "3", "-t", "1", "--container-id", fmt.Sprint(id))
-	if rep := parseReport(t, jr); jr.code != 0 || rep.successful != 3 || rep.median < 2000 {
-		t.Errorf("java freon: exit %d, %d successful, median %.1f ms:\n%s", jr.code, rep.successful, rep.median, tail(jr.out, 12))
+	if rep := parseReport(t, jr); jr.Code != 0 || rep.Successful != 3 || rep.Median < 2000 {
+		t.Errorf("java freon: exit %d, %d successful, median %.1f ms:\n%s", jr.Code, rep.Successful, rep.Median, tail(jr.Out, 12))
 	}
 
 	emu, conf := emulator(t, minicluster.Options{})
@@ -104,9 +104,9 @@ var leaderRE = regexp.MustCompile(`leader ([0-9a-f-]{36})`)
 // new leader; every call succeeds.
 func leaderKilled(t *testing.T, c *realozone.Cluster, id int64) {
 	r := dnecho(t, time.Minute, "freon", "dn-echo", "--conf", c.ClientConf, "--container-id", fmt.Sprint(id), "-n", "1", "-t", "1", "--ratis")
-	m := leaderRE.FindStringSubmatch(r.out)
+	m := leaderRE.FindStringSubmatch(r.Out)
 	if m == nil {
-		t.Fatalf("no leader in the target line:\n%s", tail(r.out, 10))
+		t.Fatalf("no leader in the target line:\n%s", tail(r.Out, 10))
 	}
 	var leader *realozone.DataNode
 	for _, d := range c.DataNodes {
@@ -130,9 +130,9 @@ func leaderKilled(t *testing.T, c *realozone.Cluster, id int64) {
 	}
 	res := <-done
 	rep := parseReport(t, res)
-	t.Logf("leader %s killed after 5 s, restarted 5 s later: %d calls, %d failures, p99 in the report", m[1], rep.successful, rep.failures)
-	if res.code != 0 || rep.failures != 0 || rep.successful == 0 {
-		t.Errorf("exit %d, %d failures, %d successful; want every write to succeed:\n%s", res.code, rep.failures, rep.successful, tail(res.out, 15))
+	t.Logf("leader %s killed after 5 s, restarted 5 s later: %d calls, %d failures, p99 in the report", m[1], rep.Successful, rep.Failures)
+	if res.Code != 0 || rep.Failures != 0 || rep.Successful == 0 {
+		t.Errorf("exit %d, %d failures, %d successful; want every write to succeed:\n%s", res.Code, rep.Failures, rep.Successful, tail(res.Out, 15))
 	}
 }
 
@@ -172,8 +172,8 @@ func restartedOnNewPorts(t *testing.T, c *realozone.Cluster, id int64) {
 	check := func(peer, conf string, id int64, moved string) {
 		r := dnecho(t, 2*time.Minute, "freon", "dn-echo", "--conf", conf, "--container-id", fmt.Sprint(id), "--target", "all", "-n", "30", "-t", "3", "-f", "--reresolve-after", "1s")
 		rep := parseReport(t, r)
-		if r.code != 255 || rep.failures != 10 || !strings.Contains(r.out, "UNAVAILABLE=10") || !strings.Contains(r.out, moved) {
-			t.Errorf("%s: exit %d, %d failures; want 255 and 10 UNAVAILABLE at the old address %s:\n%s", peer, r.code, rep.failures, moved, tail(r.out, 12))
+		if r.Code != 255 || rep.Failures != 10 || !strings.Contains(r.Out, "UNAVAILABLE=10") || !strings.Contains(r.Out, moved) {
+			t.Errorf("%s: exit %d, %d failures; want 255 and 10 UNAVAILABLE at the old address %s:\n%s", peer, r.Code, rep.Failures, moved, tail(r.Out, 12))
 		}
 	}
 	check("real", c.ClientConf, id, second)

@@ -47,8 +47,8 @@ func TestRatisManners(t *testing.T) {
 			args := append([]string{"freon", "dn-echo", "--conf", c.ClientConf, "--container-id", fmt.Sprint(id),
 				"--ratis", "--clients", "3", "-t", "6", "-n", fmt.Sprint(tc.n)}, tc.args...)
 			r := dnecho(t, 3*time.Minute, args...)
-			if rep := parseReport(t, r); r.code != 0 || rep.successful != tc.n || rep.failures != 0 {
-				t.Fatalf("exit %d, %d successful, %d failures; want 0, %d, 0\n%s", r.code, rep.successful, rep.failures, tc.n, tail(r.out, 20))
+			if rep := parseReport(t, r); r.Code != 0 || rep.Successful != tc.n || rep.Failures != 0 {
+				t.Fatalf("exit %d, %d successful, %d failures; want 0, %d, 0\n%s", r.Code, rep.Successful, rep.Failures, tc.n, tail(r.Out, 20))
 			}
 			time.Sleep(quietAfterRun)
 			after := cancelledLines(t, c)

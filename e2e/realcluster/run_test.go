@@ -30,8 +30,8 @@ func TestRunExamplesAgainstRealOzone(t *testing.T) {
 			export := filepath.Join(t.TempDir(), "summary.json")
 			args := append([]string{"run", "-q", "--summary-export", export, "-e", "DNECHO_CONF=" + c.ClientConf, "-e", fmt.Sprintf("CONTAINER_ID=%d", id)}, env...)
 			r := dnecho(t, 3*time.Minute, append(args, filepath.Join("..", "..", "examples", name))...)
-			if r.code != 0 && r.code != 99 {
-				t.Fatalf("exit %d\n%s", r.code, tail(r.out, 20))
+			if r.Code != 0 && r.Code != 99 {
+				t.Fatalf("exit %d\n%s", r.Code, tail(r.Out, 20))
 			}
 			b, err := os.ReadFile(export)
 			if err != nil {
@@ -47,7 +47,7 @@ func TestRunExamplesAgainstRealOzone(t *testing.T) {
 				th, _ := m["thresholds"].(map[string]any)
 				for expr, crossed := range th {
 					if crossed == true && !strings.HasPrefix(metric, "dnecho_req_duration") {
-						t.Errorf("threshold %s %s crossed\n%s", metric, expr, tail(r.out, 20))
+						t.Errorf("threshold %s %s crossed\n%s", metric, expr, tail(r.Out, 20))
 					}
 				}
 			}
@@ -56,7 +56,7 @@ func TestRunExamplesAgainstRealOzone(t *testing.T) {
 				t.Errorf("dnecho_reqs count %v", reqs)
 			}
 			if failed := sum.Metrics["dnecho_req_failed"]; failed == nil || failed["value"].(float64) != 0 {
-				t.Errorf("dnecho_req_failed %v\n%s", failed, tail(r.out, 20))
+				t.Errorf("dnecho_req_failed %v\n%s", failed, tail(r.Out, 20))
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package realcluster
+package realsecure
 
 import (
 	"context"
@@ -16,9 +16,25 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dnecho/dnecho/e2e/realkit"
 	"github.com/dnecho/dnecho/internal/realozone"
 	"github.com/dnecho/dnecho/internal/testkdc"
 )
+
+// binPath is the dnecho binary TestMain builds.
+var binPath string
+
+func TestMain(m *testing.M) {
+	bin, dir, err := realkit.BuildDnecho()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binPath = bin
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
 
 // The secure cluster lives in a network namespace of its own on this address: Ozone's
 // certificates never hold a loopback address (docs/real-ozone.md, "Secure mode").
@@ -66,7 +82,7 @@ func TestSecureRealCluster(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	c, err := realozone.Start(ctx, realozone.Options{Dir: dir, NetNS: ns, Secure: sec, StartTimeout: 5 * time.Minute, Progress: testLog{t}})
+	c, err := realozone.Start(ctx, realozone.Options{Dir: dir, NetNS: ns, Secure: sec, StartTimeout: 5 * time.Minute, Progress: realkit.TestLog{T: t}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,20 +94,20 @@ func TestSecureRealCluster(t *testing.T) {
 			t.Logf("secure cluster logs kept in %s/logs", dir)
 		}
 	}()
-	id := container(t, c)
+	id := realkit.Container(t, c)
 	base := []string{"freon", "dn-echo", "--conf", c.ClientConf, "--container-id", fmt.Sprint(id), "-t", "2"}
-	secure := func(t *testing.T, cache string, extraEnv []string, args ...string) result {
+	secure := func(t *testing.T, cache string, extraEnv []string, args ...string) realkit.Result {
 		t.Helper()
 		cmd := c.Command(context.Background(), binPath, args...)
 		cmd.Env = append(os.Environ(), "OZONE_CONF_DIR=", "KRB5_CONFIG="+kdc.Config, "KRB5CCNAME="+cache)
 		cmd.Env = append(cmd.Env, extraEnv...)
-		return run(t, cmd, 3*time.Minute)
+		return realkit.Run(t, cmd, 3*time.Minute)
 	}
-	succeeds := func(t *testing.T, r result, n int) {
+	succeeds := func(t *testing.T, r realkit.Result, n int) {
 		t.Helper()
-		rep := parseReport(t, r)
-		if r.code != 0 || rep.successful != n || rep.failures != 0 {
-			t.Errorf("exit %d, %d successful, %d failures; want 0, %d, 0:\n%s", r.code, rep.successful, rep.failures, n, tail(r.out, 15))
+		rep := realkit.ParseReport(t, r)
+		if r.Code != 0 || rep.Successful != n || rep.Failures != 0 {
+			t.Errorf("exit %d, %d successful, %d failures; want 0, %d, 0:\n%s", r.Code, rep.Successful, rep.Failures, n, realkit.Tail(r.Out, 15))
 		}
 	}
 
@@ -99,8 +115,8 @@ func TestSecureRealCluster(t *testing.T) {
 		for _, mode := range [][]string{nil, {"--ratis", "--read-only"}, {"--ratis"}} {
 			r := secure(t, sec.ClientCache, nil, append(append(base, "-n", "100"), mode...)...)
 			succeeds(t, r, 100)
-			if !strings.Contains(r.out, "3 DataNode(s)") || !strings.Contains(r.out, secureAddr) {
-				t.Errorf("%v: the target line does not name the DataNodes on %s:\n%s", mode, secureAddr, tail(r.out, 15))
+			if !strings.Contains(r.Out, "3 DataNode(s)") || !strings.Contains(r.Out, secureAddr) {
+				t.Errorf("%v: the target line does not name the DataNodes on %s:\n%s", mode, secureAddr, realkit.Tail(r.Out, 15))
 			}
 		}
 	})
@@ -116,13 +132,13 @@ func TestSecureRealCluster(t *testing.T) {
 	t.Run("dnecho run", func(t *testing.T) {
 		r := secure(t, sec.ClientCache, nil, "run", "-q", "-e", "DNECHO_CONF="+c.ClientConf, "-e", fmt.Sprintf("CONTAINER_ID=%d", id),
 			"-e", "DURATION=2s", "-e", "VUS=2", filepath.Join("..", "..", "examples", "quickstart.js"))
-		if r.code != 0 && r.code != 99 || !strings.Contains(r.out, "checks_succeeded...: 100.00%") && !strings.Contains(r.out, "100.00%") {
-			t.Errorf("exit %d:\n%s", r.code, tail(r.out, 25))
+		if r.Code != 0 && r.Code != 99 || !strings.Contains(r.Out, "checks_succeeded...: 100.00%") && !strings.Contains(r.Out, "100.00%") {
+			t.Errorf("exit %d:\n%s", r.Code, realkit.Tail(r.Out, 25))
 		}
 	})
 	t.Run("java freon", func(t *testing.T) {
 		for _, mode := range [][]string{nil, {"--ratis"}} {
-			jr := javaFreon(t, c, 3*time.Minute, append([]string{"dn-echo", "-n", "20", "-t", "2", "--container-id", fmt.Sprint(id)}, mode...)...)
+			jr := realkit.JavaFreon(t, c, 3*time.Minute, append([]string{"dn-echo", "-n", "20", "-t", "2", "--container-id", fmt.Sprint(id)}, mode...)...)
 			succeeds(t, jr, 20)
 		}
 	})
@@ -143,11 +159,11 @@ func TestSecureRealCluster(t *testing.T) {
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
 				r := secure(t, tc.cache, nil, append(append(base, "-n", "4"), tc.args...)...)
-				if r.code != 255 || !strings.Contains(r.out, tc.want) || strings.Contains(r.out, "goroutine ") {
-					t.Errorf("exit %d, want 255 and one line with %q:\n%s", r.code, tc.want, tail(r.out, 15))
+				if r.Code != 255 || !strings.Contains(r.Out, tc.want) || strings.Contains(r.Out, "goroutine ") {
+					t.Errorf("exit %d, want 255 and one line with %q:\n%s", r.Code, tc.want, realkit.Tail(r.Out, 15))
 				}
-				if r.took > time.Minute {
-					t.Errorf("took %s to refuse", r.took.Round(time.Second))
+				if r.Took > time.Minute {
+					t.Errorf("took %s to refuse", r.Took.Round(time.Second))
 				}
 			})
 		}

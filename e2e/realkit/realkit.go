@@ -1,0 +1,136 @@
+// Package realkit holds what the real-cluster test packages share: building dnecho, running a
+// command with a hard limit, and reading freon's report (Java's and dnecho's log layout).
+package realkit
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dnecho/dnecho/internal/realozone"
+)
+
+// BuildDnecho builds the dnecho binary into a new temp dir; remove the dir when done.
+func BuildDnecho() (bin, dir string, err error) {
+	dir, err = os.MkdirTemp("", "dnecho-real-")
+	if err != nil {
+		return "", "", err
+	}
+	bin = filepath.Join(dir, "dnecho")
+	_, self, _, _ := runtime.Caller(0)
+	pkg := filepath.Join(filepath.Dir(self), "..", "..", "cmd", "dnecho")
+	if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
+		os.RemoveAll(dir)
+		return "", "", fmt.Errorf("build dnecho: %v\n%s", err, out)
+	}
+	return bin, dir, nil
+}
+
+// TestLog writes progress lines into a test's log.
+type TestLog struct{ T testing.TB }
+
+func (l TestLog) Write(p []byte) (int, error) {
+	l.T.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+// Container creates a new RATIS/THREE container (SCM waits for an open pipeline first).
+func Container(t testing.TB, c *realozone.Cluster) int64 {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	id, err := c.CreateContainer(ctx)
+	if err != nil {
+		t.Fatalf("%v\nscm log:\n%s", err, c.LogTail("scm", 20))
+	}
+	return id
+}
+
+// Result is what one command did.
+type Result struct {
+	Code int
+	Out  string // stdout and stderr
+	Took time.Duration
+}
+
+// Run runs cmd with a hard limit, so a hang fails the test.
+func Run(t testing.TB, cmd *exec.Cmd, limit time.Duration) Result {
+	t.Helper()
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(limit):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("%s: still running after %s\n%s", strings.Join(cmd.Args, " "), limit, Tail(out.String(), 30))
+	}
+	r := Result{Out: out.String(), Took: time.Since(start)}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.Code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// JavaFreon runs Java `ozone freon ARGS` from the cluster's jars.
+func JavaFreon(t testing.TB, c *realozone.Cluster, limit time.Duration, args ...string) Result {
+	t.Helper()
+	return Run(t, c.Freon(context.Background(), args...), limit)
+}
+
+// Report is the part of freon's report the tests compare.
+type Report struct {
+	Successful, Failures int
+	Median, Count        float64
+}
+
+var (
+	successfulRE = regexp.MustCompile(`Successful executions: (\d+)`)
+	failuresRE   = regexp.MustCompile(`Failures: (\d+)`)
+	timerRE      = regexp.MustCompile(`name=rpc-payload, count=(\d+),.* median=([0-9.]+),`)
+)
+
+// ParseReport reads freon's non-TTY report; it fails the test when a line is missing.
+func ParseReport(t testing.TB, r Result) Report {
+	t.Helper()
+	var rep Report
+	m := successfulRE.FindStringSubmatch(r.Out)
+	f := failuresRE.FindStringSubmatch(r.Out)
+	if m == nil || f == nil {
+		t.Fatalf("no freon report (exit %d):\n%s", r.Code, Tail(r.Out, 30))
+	}
+	rep.Successful, _ = strconv.Atoi(m[1])
+	rep.Failures, _ = strconv.Atoi(f[1])
+	if tm := timerRE.FindStringSubmatch(r.Out); tm != nil {
+		rep.Count, _ = strconv.ParseFloat(tm[1], 64)
+		rep.Median, _ = strconv.ParseFloat(tm[2], 64)
+	}
+	return rep
+}
+
+// Tail returns the last n lines of s.
+func Tail(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
