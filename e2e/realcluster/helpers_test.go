@@ -32,9 +32,11 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binPath = bin
+	start := time.Now()
 	code := m.Run()
 	if shared.c != nil {
 		shared.c.Stop()
+		realkit.Record("e2e/realcluster", "SCM, OM, 3 DataNodes, RATIS/THREE, insecure", code, time.Since(start))
 	}
 	if code == 0 {
 		os.RemoveAll(shared.dir)

@@ -24,6 +24,9 @@ import (
 // binPath is the dnecho binary TestMain builds.
 var binPath string
 
+// secureStarted says the secure cluster started (so TestMain records what ran).
+var secureStarted bool
+
 func TestMain(m *testing.M) {
 	bin, dir, err := realkit.BuildDnecho()
 	if err != nil {
@@ -31,7 +34,11 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binPath = bin
+	start := time.Now()
 	code := m.Run()
+	if secureStarted {
+		realkit.Record("e2e/realsecure", "Kerberos, container tokens, gRPC TLS, every RPC protection", code, time.Since(start))
+	}
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
@@ -86,6 +93,7 @@ func TestSecureRealCluster(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	secureStarted = true
 	defer func() {
 		c.Stop()
 		if !t.Failed() {
