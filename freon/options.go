@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dnecho/dnecho/ozone/config"
+	"github.com/dnecho/dnecho/internal/hadoopduration"
 )
 
 // Option defaults, as freon declares them.
@@ -87,7 +87,7 @@ func (o Options) runDuration() (time.Duration, error) {
 // an integer with an optional ns, us, ms, s, m, h or d suffix (case ignored; no suffix
 // means seconds), truncated to whole seconds, so "1500ms" is 1s and "500ms" is 0.
 func parseDuration(s string) (time.Duration, error) {
-	d, err := config.ParseHadoopDuration(s, time.Second)
+	d, err := hadoopduration.Parse(s, time.Second)
 	if err != nil {
 		return 0, fmt.Errorf("invalid --duration: %w", err)
 	}

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dnecho/dnecho/internal/hadoopduration"
 )
 
 // GetBool reads a boolean the way Hadoop's getBoolean does: "true" or "false" in any case,
@@ -54,17 +56,6 @@ func parseJavaInt(v string) (int, error) {
 	return int(n), err
 }
 
-// durationUnits are Hadoop's time suffixes in the order Hadoop tests them: "ms" must be
-// tried before "s" and "m" (apache/ozone: hadoop-hdds/config/src/main/java/org/apache/
-// hadoop/hdds/conf/TimeDurationUtil.java; Hadoop's Configuration uses the same table).
-var durationUnits = []struct {
-	suffix string
-	unit   time.Duration
-}{
-	{"ns", time.Nanosecond}, {"us", time.Microsecond}, {"ms", time.Millisecond},
-	{"s", time.Second}, {"m", time.Minute}, {"h", time.Hour}, {"d", 24 * time.Hour},
-}
-
 // GetDuration reads a time duration with Hadoop's suffixes (ns, us, ms, s, m, h, d; case
 // ignored; integers only). A bare number is in unit, the key's default unit upstream. As in
 // Hadoop, where the getter returns a whole number of unit, the result is truncated to a
@@ -81,28 +72,9 @@ func (c *Config) GetDuration(key string, def, unit time.Duration) (time.Duration
 	return d, nil
 }
 
-// ParseHadoopDuration parses one duration value as GetDuration does.
+// ParseHadoopDuration parses one duration value as GetDuration does (internal/hadoopduration).
 func ParseHadoopDuration(v string, unit time.Duration) (time.Duration, error) {
-	if unit <= 0 {
-		return 0, fmt.Errorf("duration %q: unit must be positive", v)
-	}
-	s := strings.ToLower(trimJava(v))
-	valueUnit := unit
-	for _, u := range durationUnits {
-		if num, ok := strings.CutSuffix(s, u.suffix); ok {
-			s, valueUnit = num, u.unit
-			break
-		}
-	}
-	raw, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		return 0, fmt.Errorf("duration %q: want an integer with an optional ns/us/ms/s/m/h/d suffix", v)
-	}
-	if raw > math.MaxInt64/int64(valueUnit) || raw < math.MinInt64/int64(valueUnit) {
-		return 0, fmt.Errorf("duration %q: out of range", v)
-	}
-	d := time.Duration(raw) * valueUnit
-	return d - d%unit, nil
+	return hadoopduration.Parse(v, unit)
 }
 
 // sizeUnits are binary multiples; both "g" and "gb" spellings appear in Ozone configs
