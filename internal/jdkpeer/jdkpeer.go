@@ -2,7 +2,7 @@
 // server built on javax.security.sasl's GSSAPI SaslServer (what a secure SCM or OM runs) and a
 // client built on its SaslClient (what a Java Ozone client runs). The Java sources sit beside this
 // file and are compiled with javac into a test's temporary directory. Tests skip when no JDK is
-// installed.
+// installed, or fail under testdeps.RequireEnv=1.
 package jdkpeer
 
 import (
@@ -18,6 +18,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/dnecho/dnecho/internal/testdeps"
 )
 
 //go:embed *.java
@@ -34,14 +36,14 @@ func Available() bool {
 type Peers struct{ dir string }
 
 // Compile writes the sources into t's temporary directory and compiles them there; it skips the
-// test when no JDK is installed.
+// test when no JDK is installed (fails it under testdeps.RequireEnv=1).
 func Compile(t testing.TB) Peers { return Peers{dir: compile(t)} }
 
 func compile(t testing.TB) string {
 	t.Helper()
-	if !Available() {
-		t.Skip("no JDK (java, javac) installed: the JDK peer tests need OpenJDK 11 or later")
-	}
+	const hint = "the JDK peer tests need OpenJDK 11 or later (java, javac)"
+	testdeps.RequireTool(t, "java", hint)
+	testdeps.RequireTool(t, "javac", hint)
 	dir := t.TempDir()
 	entries, _ := sources.ReadDir(".")
 	var files []string

@@ -1,7 +1,7 @@
 // Package testkdc runs a throw-away MIT Kerberos KDC on 127.0.0.1 for tests: a realm in a
 // temporary directory, principals with random keys, keytabs and kinit ticket caches. Tests that
-// need one call Start, which skips the test when the MIT tools are missing and cannot be
-// installed (scripts/test-deps.sh installs krb5-kdc, krb5-admin-server and krb5-user as root).
+// need one call Start, which skips the test (fails it under testdeps.RequireEnv=1) when the MIT
+// tools are missing (scripts/test-deps.sh installs krb5-kdc, krb5-admin-server and krb5-user as root).
 package testkdc
 
 import (
@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dnecho/dnecho/internal/testdeps"
 )
 
 // Realm is the realm every test KDC serves.
@@ -36,13 +38,16 @@ type KDC struct {
 var tools = []string{"krb5kdc", "kdb5_util", "kadmin.local", "kinit", "klist"}
 
 // Available reports whether the MIT tools are installed.
-func Available() bool {
+func Available() bool { return missing() == nil }
+
+// missing names the first MIT tool that is not installed.
+func missing() error {
 	for _, t := range tools {
 		if _, err := lookPath(t); err != nil {
-			return false
+			return err
 		}
 	}
-	return true
+	return nil
 }
 
 func lookPath(name string) (string, error) {
@@ -63,16 +68,14 @@ func isFile(p string) bool {
 }
 
 // Start creates a realm and starts its KDC; t's cleanup stops it. The test is skipped when the
-// MIT tools are not installed.
+// MIT tools are not installed, or fails under testdeps.RequireEnv=1.
 func Start(t testing.TB) *KDC { return StartIn(t, "") }
 
 // StartIn is Start with the KDC (and kinit, klist) running inside network namespace netns
 // ("" for none), on that namespace's 127.0.0.1.
 func StartIn(t testing.TB, netns string) *KDC {
 	t.Helper()
-	if !Available() {
-		t.Skip("MIT Kerberos (krb5-kdc, krb5-admin-server, krb5-user) is not installed: run scripts/test-deps.sh as root")
-	}
+	testdeps.Require(t, "MIT Kerberos (krb5-kdc, krb5-admin-server, krb5-user)", missing(), "run scripts/test-deps.sh as root")
 	var lastErr error
 	for try := 0; try < 3; try++ { // a free port may be taken between probe and bind
 		k, err := start(t.TempDir(), netns)

@@ -1,10 +1,12 @@
 // Package teststore starts the real stores the output tests write to (InfluxDB 1.x and
 // Prometheus from Debian's packages) on 127.0.0.1 with free ports and their data in the test's
 // temp dir, and finds headless Chromium. A missing package is installed when the test runs as
-// root (CI on a fresh Debian); otherwise the test is skipped with the command that installs it.
+// root (CI on a fresh Debian); otherwise the test is skipped with the command that installs it, or
+// fails under testdeps.RequireEnv=1.
 package teststore
 
 import (
+	"errors"
 	"net"
 	"net/http"
 	"os"
@@ -14,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/dnecho/dnecho/internal/testdeps"
 )
 
 // Debian packages of the binaries the tests run.
@@ -22,7 +26,7 @@ var packages = map[string]string{"influxd": "influxdb", "prometheus": "prometheu
 var installMu sync.Mutex
 
 // Binary returns the path of a server binary, installing its Debian package when running as
-// root, or skips the test when it cannot.
+// root, or skips the test when it cannot (fails it under testdeps.RequireEnv=1).
 func Binary(t testing.TB, name string) string {
 	t.Helper()
 	if p, err := exec.LookPath(name); err == nil {
@@ -30,7 +34,7 @@ func Binary(t testing.TB, name string) string {
 	}
 	pkg := packages[name]
 	if os.Geteuid() != 0 {
-		t.Skipf("%s is missing and this is not root: install it with `apt-get install %s` (or run ./scripts/test-deps.sh as root)", name, pkg)
+		testdeps.Require(t, name, errors.New("missing and this is not root"), "install it with `apt-get install "+pkg+"` (or run ./scripts/test-deps.sh as root)")
 	}
 	installMu.Lock()
 	defer installMu.Unlock()
