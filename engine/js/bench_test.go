@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/dnecho/dnecho/engine/metrics"
-	"github.com/dop251/goja"
 )
 
 // benchVU loads a script and returns an activated VU whose samples are discarded.
@@ -133,20 +132,5 @@ func BenchmarkSharedArrayMemory(b *testing.B) {
 		b.ReportMetric(shared-none, "MB-1000VUs")
 		b.ReportMetric(oneCopy, "MB-one-copy")
 		b.ReportMetric((plain-plainNone)/10, "MB-plain-per-VU")
-	}
-}
-
-// BenchmarkLoopSyncTask is what the event loop adds to a synchronous iteration: one task that
-// queues nothing.
-func BenchmarkLoopSyncTask(b *testing.B) {
-	l := newLoop(goja.New())
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	task := func() error { return nil }
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := l.run(ctx, task); err != nil {
-			b.Fatal(err)
-		}
 	}
 }

@@ -8,7 +8,7 @@
 // k6/execution, k6/timers, k6/encoding, k6/crypto and k6/data, or to the Go modules given in
 // Config.Modules; anything else is an error that lists the modules there are.
 //
-// Each VU has an event loop (loop.go): every lifecycle call — init, an iteration, setup,
+// Each VU has an event loop (package eventloop): every lifecycle call — init, an iteration, setup,
 // teardown, handleSummary — lasts until the promises, timers and module callbacks it started have
 // settled, and a promise rejection nobody handles fails the call like an uncaught exception
 // ("Uncaught (in promise) ..."). Lifecycle functions may be async.

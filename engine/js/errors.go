@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/dnecho/dnecho/engine/js/eventloop"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/internal/exitcode"
 	"github.com/dop251/goja"
@@ -81,8 +82,9 @@ func ExitCode(err error) (code int, ok bool) {
 	return 0, false
 }
 
-// errInterrupted is the interrupt value the runner uses when a VU's context ends.
-var errInterrupted = errors.New("iteration interrupted")
+// errInterrupted is the interrupt value the runner uses when a VU's context ends: the event
+// loop's, so that a call the loop stopped reads as one the runtime stopped.
+var errInterrupted = eventloop.ErrInterrupted
 
 // fromJS classifies an error returned by goja. It returns the abort error of exec.test.abort,
 // interrupted=true for any other interrupt, or a *ScriptError for an exception.

@@ -29,5 +29,5 @@ func (h *vuHandle) Push(s metrics.Sample)          { (*VU)(h).push(s) }
 func (h *vuHandle) Reserve(n int) []metrics.Sample { return (*VU)(h).reserve(n) }
 func (h *vuHandle) AddData(sent, received int64)   { h.sent += sent; h.received += received }
 func (h *vuHandle) RegisterCallback() func(func() error) {
-	return h.loop.reserve()
+	return h.loop.Reserve()
 }

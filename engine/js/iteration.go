@@ -90,7 +90,7 @@ func (vu *VU) RunIteration(ctx context.Context, it exec.Iteration) (interrupted 
 
 	vu.arm(ctx)
 	start := time.Now()
-	jsErr := vu.loop.run(ctx, func() error {
+	jsErr := vu.loop.Run(ctx, func() error {
 		_, err := vu.execFn(goja.Undefined(), data)
 		return err
 	})

@@ -79,7 +79,7 @@ func (vu *VU) runStage(ctx context.Context, stage string) (goja.Value, error) {
 // (grafana/k6 internal/js/runner.go, unPromisify); a rejection nobody handled is an error.
 func (vu *VU) call(ctx context.Context, fn goja.Callable, args ...goja.Value) (goja.Value, error) {
 	var v goja.Value
-	err := vu.loop.run(ctx, func() (err error) {
+	err := vu.loop.Run(ctx, func() (err error) {
 		v, err = fn(goja.Undefined(), args...)
 		return err
 	})

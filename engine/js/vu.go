@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/js/eventloop"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dop251/goja"
@@ -21,7 +22,7 @@ const maxCallStackSize = 10000
 type VU struct {
 	r        *Runner
 	rt       *goja.Runtime
-	loop     *loop
+	loop     *eventloop.Loop
 	id       uint64
 	idInTest uint64
 	iter     int64
@@ -75,11 +76,9 @@ func (r *Runner) newVU(ctx context.Context, id, idInTest uint64) (*VU, error) {
 		lastFlush: time.Now(),
 		mods:      map[string]*goja.Object{},
 	}
-	vu.loop = newLoop(rt)
-	vu.loop.stopped = func(kind string, id int64) {
-		// k6's warning (grafana/k6 internal/js/modules/k6/timers).
-		vu.r.test.Logger.Warn(fmt.Sprintf("%s %d was stopped because the VU iteration was interrupted", kind, id))
-	}
+	vu.loop = eventloop.New(rt, func(v goja.Value) error { return rejectionError(rt, v) }, func(msg string) {
+		vu.r.test.Logger.Warn(msg)
+	})
 	if err := vu.setGlobals(); err != nil {
 		return nil, err
 	}
@@ -90,7 +89,7 @@ func (r *Runner) newVU(ctx context.Context, id, idInTest uint64) (*VU, error) {
 	vu.inInit = true
 	vu.arm(ctx)
 	var module *goja.Object
-	err := vu.loop.run(ctx, func() (err error) {
+	err := vu.loop.Run(ctx, func() (err error) {
 		module, err = vu.evalFile(vu.r.main)
 		return err
 	})
@@ -138,7 +137,7 @@ func (vu *VU) setGlobals() error {
 		"require": vu.requireFunc(vu.r.main.dir),
 	}
 	vu.timers = map[string]any{}
-	for name, fn := range vu.timerFunctions() {
+	for name, fn := range vu.loop.TimerFunctions() {
 		vu.timers[name] = rt.ToValue(fn)
 		globals[name] = vu.timers[name]
 	}

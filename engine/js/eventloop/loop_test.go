@@ -1,4 +1,4 @@
-package js
+package eventloop
 
 import (
 	"context"
@@ -6,8 +6,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/dop251/goja"
 )
 
 // TestLoopCallbacksFromManyGoroutines reserves callbacks in chains: each callback, run on the
@@ -15,12 +13,12 @@ import (
 // the same concurrently. Every callback must run once, and run returns only after the last.
 func TestLoopCallbacksFromManyGoroutines(t *testing.T) {
 	const chains, length = 16, 200
-	l := newLoop(goja.New())
+	l := newTestLoop()
 	var wg sync.WaitGroup
 	ran := 0 // only the loop's goroutine touches it
 	var link func(left int) func() error
 	start := func(left int) {
-		enqueue := l.reserve()
+		enqueue := l.Reserve()
 		wg.Go(func() { enqueue(link(left)) })
 	}
 	link = func(left int) func() error {
@@ -32,7 +30,7 @@ func TestLoopCallbacksFromManyGoroutines(t *testing.T) {
 			return nil
 		}
 	}
-	err := l.run(context.Background(), func() error {
+	err := l.Run(context.Background(), func() error {
 		for range chains {
 			start(length)
 		}
@@ -47,18 +45,18 @@ func TestLoopCallbacksFromManyGoroutines(t *testing.T) {
 // TestLoopFailureDropsLateCallbacks: after a callback fails, run waits for the callbacks still
 // reserved and drops them, so none runs in the next call.
 func TestLoopFailureDropsLateCallbacks(t *testing.T) {
-	l := newLoop(goja.New())
+	l := newTestLoop()
 	boom := errors.New("boom")
 	release := make(chan struct{})
 	var wg sync.WaitGroup
 	lateRan := false
-	err := l.run(context.Background(), func() error {
-		late := l.reserve()
+	err := l.Run(context.Background(), func() error {
+		late := l.Reserve()
 		wg.Go(func() {
 			<-release
 			late(func() error { lateRan = true; return nil })
 		})
-		fail := l.reserve()
+		fail := l.Reserve()
 		wg.Go(func() {
 			fail(func() error { close(release); return boom })
 		})
@@ -68,7 +66,7 @@ func TestLoopFailureDropsLateCallbacks(t *testing.T) {
 	if !errors.Is(err, boom) {
 		t.Fatalf("run: %v, want boom", err)
 	}
-	if err := l.run(context.Background(), func() error { return nil }); err != nil || lateRan {
+	if err := l.Run(context.Background(), func() error { return nil }); err != nil || lateRan {
 		t.Fatalf("next run: %v, late callback ran: %v", err, lateRan)
 	}
 }
@@ -76,13 +74,13 @@ func TestLoopFailureDropsLateCallbacks(t *testing.T) {
 // TestLoopStopsWaitingWhenTheContextEnds: a reserved callback that never comes does not hold a
 // call whose context has ended.
 func TestLoopStopsWaitingWhenTheContextEnds(t *testing.T) {
-	l := newLoop(goja.New())
+	l := newTestLoop()
 	ctx, cancel := context.WithCancel(context.Background())
 	var enqueue func(func() error)
 	done := make(chan error, 1)
 	go func() {
-		done <- l.run(ctx, func() error {
-			enqueue = l.reserve()
+		done <- l.Run(ctx, func() error {
+			enqueue = l.Reserve()
 			cancel()
 			return nil
 		})
@@ -90,19 +88,19 @@ func TestLoopStopsWaitingWhenTheContextEnds(t *testing.T) {
 	// run stops waiting, then waits for enqueue to be given back, and drops the callback.
 	<-ctx.Done()
 	enqueue(func() error { t.Error("a callback of an interrupted call ran"); return nil })
-	if err := <-done; !errors.Is(err, errInterrupted) {
-		t.Fatalf("run: %v, want errInterrupted", err)
+	if err := <-done; !errors.Is(err, ErrInterrupted) {
+		t.Fatalf("run: %v, want ErrInterrupted", err)
 	}
 }
 
 // TestLoopCallbacksQueuedByCallbacks: callbacks that queue more callbacks while the loop runs a
 // batch, after an idle pass, all run once and in order (the loop swaps queue arrays under them).
 func TestLoopCallbacksQueuedByCallbacks(t *testing.T) {
-	l := newLoop(goja.New())
+	l := newTestLoop()
 	var ran []string
 	var queue func(name string, then ...string)
 	queue = func(name string, then ...string) {
-		l.reserve()(func() error {
+		l.Reserve()(func() error {
 			ran = append(ran, name)
 			if len(then) > 0 {
 				queue(then[0])
@@ -112,12 +110,12 @@ func TestLoopCallbacksQueuedByCallbacks(t *testing.T) {
 		})
 	}
 	var wg sync.WaitGroup
-	err := l.run(context.Background(), func() error {
+	err := l.Run(context.Background(), func() error {
 		for _, n := range []string{"A1", "A2", "A3", "A4"} {
 			queue(n)
 		}
 		// Comes after an idle pass: the loop waits for it.
-		enqueue := l.reserve()
+		enqueue := l.Reserve()
 		wg.Go(func() {
 			enqueue(func() error {
 				ran = append(ran, "B")
