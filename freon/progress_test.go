@@ -2,6 +2,7 @@ package freon
 
 import (
 	"github.com/dnecho/dnecho/internal/testkit"
+	"github.com/dnecho/dnecho/internal/testwait"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -48,7 +49,7 @@ func TestProgressBarTerminateAndRedraw(t *testing.T) {
 	var out syncBuffer
 	var v atomic.Int64
 	p := startProgress(progressConfig{Interactive: true, Out: &out, Max: 10, Value: v.Load, Interval: time.Millisecond})
-	waitUntil(t, func() bool { return strings.Count(out.String(), "\r") >= 3 }, "three draws")
+	testwait.Eventually(t, testwait.Timeout, "three draws", func() bool { return strings.Count(out.String(), "\r") >= 3 })
 	v.Store(4)
 	p.terminate()
 	p.terminate() // idempotent
@@ -64,23 +65,13 @@ func TestProgressBarLogs(t *testing.T) {
 	v.Store(3)
 	clock := newFakeClock()
 	p := startProgress(progressConfig{Log: NewLogWriter(&out, clock), Max: 4, Value: v.Load, Interval: time.Millisecond})
-	waitUntil(t, func() bool { return strings.Contains(out.String(), "(3 out of 4)") }, "a progress line at 3 of 4")
+	testwait.Eventually(t, testwait.Timeout, "a progress line at 3 of 4", func() bool { return strings.Contains(out.String(), "(3 out of 4)") })
 	v.Store(4)
 	p.shutdown()
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
 	last := lines[len(lines)-1]
 	if last != "2026-01-02 15:04:05,000 [Thread-1] INFO freon.ProgressBar: Progress: 100.00 % (4 out of 4)" {
 		t.Errorf("last line %q", last)
-	}
-}
-
-// waitUntil polls cond until it holds, failing the test after 10 s.
-func waitUntil(t *testing.T, cond func() bool, what string) {
-	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no %s after 10s", what)
-		}
 	}
 }
 

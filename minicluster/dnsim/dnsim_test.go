@@ -8,6 +8,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/proto/dnpb"
 	"github.com/dnecho/dnecho/proto/hddspb"
 )
@@ -199,7 +200,7 @@ func TestFaultStall(t *testing.T) {
 			_, err := call(t, cc, echoReq(1))
 			done <- err
 		}()
-		waitFor(t, func() bool { return d.Stats().Stalled == 1 })
+		testwait.Eventually(t, testwait.Timeout, "a stalled call", func() bool { return d.Stats().Stalled == 1 })
 		select {
 		case err := <-done:
 			t.Fatalf("stalled call returned early: %v", err)
@@ -231,7 +232,7 @@ func TestFaultStall(t *testing.T) {
 			_, err := call(t, cc2, echoReq(1))
 			done <- err
 		}()
-		waitFor(t, func() bool { return d2.Stats().Stalled == 1 })
+		testwait.Eventually(t, testwait.Timeout, "a stalled call", func() bool { return d2.Stats().Stalled == 1 })
 		d2.Stop()
 		if err := <-done; status.Code(err) != codes.Unavailable && status.Code(err) != codes.Canceled {
 			t.Fatalf("held call after Stop: %v", err)
@@ -247,17 +248,5 @@ func TestTLS(t *testing.T) {
 	resp, err := call(t, dial(t, d), echoReq(1))
 	if err != nil || resp.GetResult() != dnpb.Result_SUCCESS {
 		t.Fatalf("TLS call: %v %v", resp, err)
-	}
-}
-
-// waitFor polls cond for up to 5 s.
-func waitFor(t *testing.T, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not reached in 5s")
-		}
-		time.Sleep(time.Millisecond)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"google.golang.org/grpc/codes"
 
+	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
 	"github.com/dnecho/dnecho/minicluster/raftsim"
 	"github.com/dnecho/dnecho/proto/hddspb"
@@ -34,7 +35,7 @@ func TestRetryCache(t *testing.T) {
 	if r2 := again.recv(); r2.GetLogIndex() != r1.GetLogIndex() {
 		t.Fatalf("retry logged again: index %d, first %d", r2.GetLogIndex(), r1.GetLogIndex())
 	}
-	waitFor(t, "every replica applies the write", func() bool { s := p.g.Stats(); return s.Applied[1] == 1 && s.Applied[2] == 1 })
+	testwait.Eventually(t, testwait.Timeout, "every replica applies the write", func() bool { s := p.g.Stats(); return s.Applied[1] == 1 && s.Applied[2] == 1 })
 	if s := p.g.Stats(); s.Applied[0] != 1 || s.CacheHits != 1 {
 		t.Fatalf("stats %+v", s)
 	}
@@ -64,7 +65,7 @@ func TestLeaderMove(t *testing.T) {
 	client := hddspb.NewRandomUUID()
 	old := p.openAs(t, 0, client)
 	old.send(old.request(5, 1, true, write, nil)) // logged, not committed: no follower holds it
-	waitFor(t, "the write is logged", func() bool { return p.g.Stats().LastIndex == 2 })
+	testwait.Eventually(t, testwait.Timeout, "the write is logged", func() bool { return p.g.Stats().LastIndex == 2 })
 	p.g.SetReadyDelay(hour)
 	if err := p.g.TransferLeadership(1); err != nil {
 		t.Fatal(err)
@@ -76,7 +77,7 @@ func TestLeaderMove(t *testing.T) {
 	if err := p.g.SetDelay(1, 0); err != nil { // DN1 now holds the write and the election entry: both commit
 		t.Fatal(err)
 	}
-	waitFor(t, "the new leader applies the write", func() bool { return p.g.Stats().Applied[1] == 1 })
+	testwait.Eventually(t, testwait.Timeout, "the new leader applies the write", func() bool { return p.g.Stats().Applied[1] == 1 })
 	retry := p.openAs(t, 1, client)
 	retry.send(retry.request(6, 1, true, write, nil))
 	if r := retry.recv(); r.GetLeaderNotReadyException() == nil {
@@ -160,7 +161,7 @@ func TestWriteRules(t *testing.T) {
 	if rep := r.recv(); !rep.GetRpcReply().GetSuccess() {
 		t.Fatalf("write: %v", rep)
 	}
-	waitFor(t, "the pipeline fails", func() bool { return lacking.g.Stats().Failed != "" })
+	testwait.Eventually(t, testwait.Timeout, "the pipeline fails", func() bool { return lacking.g.Stats().Failed != "" })
 
 	full := startPipeline(t, raftsim.GroupOptions{PendingWrites: 2, Delays: []time.Duration{0, hour, hour}}, dns(3)...)
 	r = full.open(t, 0)

@@ -171,9 +171,3 @@ func (r *raw) streamError() (codes.Code, string) {
 		return status.Code(err), class
 	}
 }
-
-// waitFor polls cond until it holds or the test deadline passes.
-func waitFor(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	raftsimtest.WaitFor(t, what, cond)
-}

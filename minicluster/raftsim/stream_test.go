@@ -6,6 +6,7 @@ import (
 
 	"google.golang.org/grpc/codes"
 
+	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster/raftsim"
 	"github.com/dnecho/dnecho/proto/hddspb"
 	"github.com/dnecho/dnecho/proto/ratispb"
@@ -110,13 +111,13 @@ func TestStreamEnds(t *testing.T) {
 	r.send(r.request(1, 1, true, read, nil))
 	r.recv()
 	r.end()
-	waitFor(t, "the half-closed stream gone", func() bool { return p.g.Stats().HalfClosed == 1 })
+	testwait.Eventually(t, testwait.Timeout, "the half-closed stream gone", func() bool { return p.g.Stats().HalfClosed == 1 })
 
 	r = p.open(t, 0)
 	r.send(r.request(1, 1, true, read, nil))
 	r.recv()
 	r.cancel()
-	waitFor(t, "the cancelled stream gone", func() bool { return p.g.Stats().Cancelled == 1 })
+	testwait.Eventually(t, testwait.Timeout, "the cancelled stream gone", func() bool { return p.g.Stats().Cancelled == 1 })
 	if s := p.g.Stats(); s.HalfClosed != 1 || s.StreamErrors != 0 {
 		t.Fatalf("stats %+v", s)
 	}

@@ -72,15 +72,3 @@ func echo(tb testing.TB, c *Client, r Request) (Result, error) {
 	defer cancel()
 	return c.Echo(ctx, p)
 }
-
-// waitFor polls cond for up to 10 s.
-func waitFor(tb testing.TB, what string, cond func() bool) {
-	tb.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			tb.Fatalf("%s: not reached in 10s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}

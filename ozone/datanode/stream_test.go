@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
 	"github.com/dnecho/dnecho/proto/dnpb"
 	"github.com/dnecho/dnecho/proto/hddspb"
@@ -122,7 +123,7 @@ func TestMaxOutstanding(t *testing.T) {
 		_, err := c.Echo(context.Background(), p)
 		done <- err
 	}()
-	waitFor(t, "first call held", func() bool { return dns[0].Stats().Stalled == 1 })
+	testwait.Eventually(t, testwait.Timeout, "first call held", func() bool { return dns[0].Stats().Stalled == 1 })
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
 	defer cancel()
 	if res, err := c.Echo(ctx, p); status.Code(err) != codes.DeadlineExceeded || res.GRPCCode != codes.DeadlineExceeded || res.Attempts != 0 {
@@ -188,7 +189,7 @@ func TestRestart(t *testing.T) {
 			if err := d.Restart(); err != nil {
 				t.Fatal(err)
 			}
-			waitFor(t, "recovery", func() bool {
+			testwait.Eventually(t, testwait.Timeout, "recovery", func() bool {
 				_, err := c.Echo(ctx, p)
 				return err == nil
 			})

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/scmsim"
 	"github.com/dnecho/dnecho/ozone/config"
@@ -96,7 +97,7 @@ func TestRatisLeaderMoves(t *testing.T) {
 	}
 	for _, to := range []int{1, 2, 0} {
 		target := done.Load() + 20
-		waitUntil(t, func() bool { return done.Load() >= min(target, workers*calls) })
+		testwait.Eventually(t, testwait.Timeout, "calls before the transfer", func() bool { return done.Load() >= min(target, workers*calls) })
 		if err := c.TransferLeadership(to); err != nil {
 			t.Fatal(err)
 		}
@@ -104,18 +105,6 @@ func TestRatisLeaderMoves(t *testing.T) {
 	wg.Wait()
 	if s := c.Group().Stats(); done.Load() != workers*calls || failed.Load() != 0 || s.Term != 4 {
 		t.Fatalf("%d calls, %d failed, group %+v", done.Load(), failed.Load(), s)
-	}
-}
-
-// waitUntil polls cond for up to 20 s.
-func waitUntil(t *testing.T, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not reached within 20s")
-		}
-		time.Sleep(time.Millisecond)
 	}
 }
 

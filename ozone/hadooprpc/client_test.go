@@ -13,6 +13,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/proto/hadooppb"
 )
 
@@ -179,7 +180,7 @@ func TestCallContextCancel(t *testing.T) {
 	cn := connFor(c, echoProtocol)
 	before := lastUse(cn)
 	g.open() // the server now answers the abandoned call
-	waitUntil(t, "the late reply", func() bool { return lastUse(cn).After(before) })
+	testwait.Eventually(t, testwait.Timeout, "the late reply", func() bool { return lastUse(cn).After(before) })
 	if got, err := echo(testCtx(t), c, "later", ""); err != nil || got != "later" {
 		t.Fatalf("after late reply: %q %v", got, err)
 	}

@@ -224,18 +224,6 @@ func (g *gate) waitEntered(t testing.TB) {
 // open lets every held call, and every later one, through.
 func (g *gate) open() { g.once.Do(func() { close(g.released) }) }
 
-// waitUntil polls cond until it holds, and fails the test after 5 s.
-func waitUntil(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
-
 // lastUse is when the connection last sent a call or received a reply, even one it dropped.
 func lastUse(cn *conn) time.Time {
 	cn.mu.Lock()

@@ -10,6 +10,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
 	"github.com/dnecho/dnecho/minicluster/raftsim"
 	"github.com/dnecho/dnecho/ozone/datanode"
@@ -30,7 +31,7 @@ func TestEcho(t *testing.T) {
 			t.Fatalf("%+v: %+v, %v", r, res, err)
 		}
 	}
-	waitFor(t, "both writes applied everywhere", func() bool {
+	testwait.Eventually(t, testwait.Timeout, "both writes applied everywhere", func() bool {
 		s := p.g.Stats()
 		return s.Applied[0] == 2 && s.Applied[1] == 2 && s.Applied[2] == 2
 	})
@@ -49,13 +50,13 @@ func TestNotLeaderRedirect(t *testing.T) {
 	if err := p.g.TransferLeadership(2); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "new leader ready", func() bool { return p.g.Stats().Committed == 2 })
+	testwait.Eventually(t, testwait.Timeout, "new leader ready", func() bool { return p.g.Stats().Committed == 2 })
 	c := newClient(t, p.proto, ratis.Options{Retry: quick})
 	res, err := echo(t, c, write)
 	if err != nil || res.DataNode.UUID != p.dns[2].UUID() || res.Attempts != 2 {
 		t.Fatalf("%+v, %v", res, err)
 	}
-	waitFor(t, "write applied on the leader", func() bool { return p.g.Stats().Applied[2] == 1 })
+	testwait.Eventually(t, testwait.Timeout, "write applied on the leader", func() bool { return p.g.Stats().Applied[2] == 1 })
 	if s := p.g.Stats(); s.NotLeader == 0 || s.LastIndex != 3 {
 		t.Fatalf("stats %+v", s)
 	}
@@ -85,7 +86,7 @@ func TestLeaderMoveMidRun(t *testing.T) {
 			}
 		}()
 	}
-	waitFor(t, "all writes logged", func() bool { return p.g.Stats().LastIndex == 1+n })
+	testwait.Eventually(t, testwait.Timeout, "all writes logged", func() bool { return p.g.Stats().LastIndex == 1+n })
 	if err := p.g.TransferLeadership(1); err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +117,7 @@ func TestLeaderNotReady(t *testing.T) {
 		_, err := echo(t, c, write)
 		done <- err
 	}()
-	waitFor(t, "LeaderNotReady sent", func() bool { return p.g.Stats().LeaderNotReady > 0 })
+	testwait.Eventually(t, testwait.Timeout, "LeaderNotReady sent", func() bool { return p.g.Stats().LeaderNotReady > 0 })
 	p.g.SetReadyDelay(0)
 	if err := <-done; err != nil {
 		t.Fatal(err)
@@ -256,7 +257,7 @@ func TestClose(t *testing.T) {
 		}
 		done <- err
 	}()
-	waitFor(t, "the write logged", func() bool { return p.g.Stats().LastIndex == 2 })
+	testwait.Eventually(t, testwait.Timeout, "the write logged", func() bool { return p.g.Stats().LastIndex == 2 })
 	c.Close()
 	if err := <-done; !errors.Is(err, ratis.ErrClosed) {
 		t.Fatalf("call in flight: %v", err)

@@ -71,9 +71,3 @@ var (
 	read  = datanode.Request{ContainerID: 1, ReadOnly: true}
 	write = datanode.Request{ContainerID: 1}
 )
-
-// waitFor polls cond until it holds or the test deadline passes.
-func waitFor(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	raftsimtest.WaitFor(t, what, cond)
-}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster/raftsim"
 	"github.com/dnecho/dnecho/ozone/datanode"
 	"github.com/dnecho/dnecho/ozone/ratis"
@@ -21,7 +22,7 @@ func TestStreamsEndWithHalfClose(t *testing.T) {
 	if err := p.g.TransferLeadership(2); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "new leader ready", func() bool { return p.g.Stats().Committed == 2 })
+	testwait.Eventually(t, testwait.Timeout, "new leader ready", func() bool { return p.g.Stats().Committed == 2 })
 	c, err := ratis.New(p.proto, ratis.Options{Retry: quick})
 	if err != nil {
 		t.Fatal(err)
@@ -35,7 +36,7 @@ func TestStreamsEndWithHalfClose(t *testing.T) {
 		t.Fatal(err)
 	}
 	// One stream to the member SCM named, given up after its NotLeader, one to the leader.
-	waitFor(t, "both streams ended", func() bool { s := p.g.Stats(); return s.HalfClosed+s.Cancelled == 2 })
+	testwait.Eventually(t, testwait.Timeout, "both streams ended", func() bool { s := p.g.Stats(); return s.HalfClosed+s.Cancelled == 2 })
 	if s := p.g.Stats(); s.HalfClosed != 2 || s.Cancelled != 0 {
 		t.Fatalf("%d streams half-closed, %d cancelled; want 2, 0", s.HalfClosed, s.Cancelled)
 	}
@@ -50,13 +51,13 @@ func TestStreamsEndWithHalfClose(t *testing.T) {
 		_, err := echo(t, c, write)
 		done <- err
 	}()
-	waitFor(t, "the write logged", func() bool { return stuck.g.Stats().LastIndex == 2 })
+	testwait.Eventually(t, testwait.Timeout, "the write logged", func() bool { return stuck.g.Stats().LastIndex == 2 })
 	start := time.Now()
 	c.Close()
 	if err := <-done; !errors.Is(err, ratis.ErrClosed) {
 		t.Fatalf("write in flight: %v", err)
 	}
-	waitFor(t, "the stream ended", func() bool { return stuck.g.Stats().Cancelled == 1 })
+	testwait.Eventually(t, testwait.Timeout, "the stream ended", func() bool { return stuck.g.Stats().Cancelled == 1 })
 	if took := time.Since(start); took < 50*time.Millisecond || took > testDeadline/2 {
 		t.Errorf("Close took %s with a write the server never answers; want about CloseTimeout (50ms)", took)
 	}
@@ -90,7 +91,7 @@ func TestSequenceNumbersKeptOnResend(t *testing.T) {
 			}
 		}()
 	}
-	waitFor(t, "all writes logged", func() bool { return p.g.Stats().LastIndex == 1+n })
+	testwait.Eventually(t, testwait.Timeout, "all writes logged", func() bool { return p.g.Stats().LastIndex == 1+n })
 	if err := p.g.TransferLeadership(1); err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +133,7 @@ func TestAbandonedCallLeavesNoGap(t *testing.T) {
 			_, err := c.Echo(cx, pw)
 			errs <- err
 		}()
-		waitFor(t, "the write logged", func() bool { return p.g.Stats().LastIndex == uint64(2+i) })
+		testwait.Eventually(t, testwait.Timeout, "the write logged", func() bool { return p.g.Stats().LastIndex == uint64(2+i) })
 	}
 	giveUp()
 	if err := <-errs; !errors.Is(err, context.Canceled) {

@@ -5,10 +5,10 @@ package raftsimtest
 
 import (
 	"testing"
-	"time"
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
 	"github.com/dnecho/dnecho/minicluster/raftsim"
 	"github.com/dnecho/dnecho/proto/hddspb"
@@ -69,15 +69,5 @@ func Start(tb testing.TB, opts raftsim.GroupOptions, dnOpts ...dnsim.Options) *P
 // DataNodes returns n default options (DataNodes holding container 1).
 func DataNodes(n int) []dnsim.Options { return make([]dnsim.Options, n) }
 
-// Deadline bounds every wait of tests on an emulated pipeline.
-const Deadline = 20 * time.Second
-
-// WaitFor polls cond until it holds, failing the test after Deadline.
-func WaitFor(tb testing.TB, what string, cond func() bool) {
-	tb.Helper()
-	for deadline := time.Now().Add(Deadline); !cond(); time.Sleep(2 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			tb.Fatalf("%s: not reached within %s", what, Deadline)
-		}
-	}
-}
+// Deadline bounds every wait of tests on an emulated pipeline: the one test deadline.
+const Deadline = testwait.Timeout

@@ -1,0 +1,30 @@
+// Package testwait is the one way tests wait for something another goroutine or process does:
+// Eventually polls a condition until it holds or a deadline passes. Tests whose waits are on
+// timers use testing/synctest instead, where time is virtual and nothing needs polling.
+package testwait
+
+import (
+	"testing"
+	"time"
+)
+
+// Timeout is the deadline tests pass to Eventually unless they wait for something known to be
+// slower (a JVM, a KDC): long enough for a loaded CI machine, short enough to fail in one sitting.
+const Timeout = 20 * time.Second
+
+// maxPoll caps the pause between polls: the first polls come at once, so a fast condition costs
+// little time, and later ones back off, so a slow one (an HTTP probe, a file read) costs little CPU.
+const maxPoll = 50 * time.Millisecond
+
+// Eventually polls cond until it holds, failing t after timeout with what (the condition, e.g.
+// "3 successes") in the message.
+func Eventually(t testing.TB, timeout time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for pause := time.Millisecond; !cond(); pause = min(2*pause, maxPoll) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not reached within %s", what, timeout)
+		}
+		time.Sleep(pause)
+	}
+}
