@@ -20,7 +20,7 @@ N=${BENCH_N:-100000}
 REAL=(-real=false)
 if [ "${BENCH_REAL:-1}" != 0 ]; then
   if command -v java >/dev/null && command -v mvn >/dev/null; then
-    REAL=(-real -real-n "${BENCH_REAL_N:-50000}" -real-ratis-n "${BENCH_REAL_RATIS_N:-10000}" -real-reps "${BENCH_REAL_REPS:-3}")
+    REAL=(-real -real-n "${BENCH_REAL_N:-50000}" -real-ratis-n "${BENCH_REAL_RATIS_N:-5000}" -real-reps "${BENCH_REAL_REPS:-3}")
   else
     echo "bench: no java or mvn: the rows against a real DataNode are left out (scripts/test-deps.sh installs them)" >&2
   fi

@@ -171,14 +171,16 @@ func TestParseJavaFreon(t *testing.T) {
 
 // Java freon's CPU per call is the difference of two runs: start-up cancels out.
 func TestMarginal(t *testing.T) {
-	long := result{calls: 50000, callsPerS: 9000, p50: 2, p99: 9, cpu: 3*time.Second + 50000*40*time.Microsecond}
-	short := result{calls: 10000, callsPerS: 7000, cpu: 3*time.Second + 10000*40*time.Microsecond}
+	long := result{calls: 50000, callsPerS: 9000, p50: 2, p99: 9, cpu: 3*time.Second + 50000*40*time.Microsecond,
+		dnCPU: time.Second + 50000*30*time.Microsecond}
+	short := result{calls: 10000, callsPerS: 7000, cpu: 3*time.Second + 10000*40*time.Microsecond,
+		dnCPU: time.Second + 10000*30*time.Microsecond}
 	got, err := marginal(long, short)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.cpuPerCall != 40*time.Microsecond {
-		t.Errorf("cpuPerCall %v, want 40µs (3 s of start-up in both runs)", got.cpuPerCall)
+	if got.cpuPerCall != 40*time.Microsecond || got.dnCPUPerCall != 30*time.Microsecond {
+		t.Errorf("cpuPerCall %v, dnCPUPerCall %v; want 40µs and 30µs (3 s and 1 s during start-up in both runs)", got.cpuPerCall, got.dnCPUPerCall)
 	}
 	if got.callsPerS != 9000 || got.p50 != 2 || got.p99 != 9 || got.calls != 50000 {
 		t.Errorf("rate and latency %+v, want the long run's", got)

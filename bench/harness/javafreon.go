@@ -28,7 +28,9 @@ func (t *realTarget) javaTool(row realRow, n int) tool {
 }
 
 // marginal returns long with its CPU per call replaced by the CPU of the calls long made beyond
-// short: (long.cpu - short.cpu) / (long.calls - short.calls). Rate and latency stay long's.
+// short: (long.cpu - short.cpu) / (long.calls - short.calls). The DataNodes' CPU per call is the
+// same difference, so their background work during the JVM's start-up (heartbeats, Raft) is not
+// charged to the calls either. Rate and latency stay long's.
 func marginal(long, short result) (result, error) {
 	extra := long.calls - short.calls
 	if extra <= 0 {
@@ -40,5 +42,6 @@ func marginal(long, short result) (result, error) {
 			long.calls, long.cpu, short.calls, short.cpu)
 	}
 	long.cpuPerCall = d / time.Duration(extra)
+	long.dnCPUPerCall = max(0, long.dnCPU-short.dnCPU) / time.Duration(extra)
 	return long, nil
 }

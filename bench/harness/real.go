@@ -20,7 +20,7 @@ import (
 // start (40-80 s) aside.
 const (
 	DefaultRealCalls      = 50000
-	DefaultRealRatisCalls = 10000
+	DefaultRealRatisCalls = 5000
 	DefaultRealReps       = 3
 )
 
@@ -59,9 +59,13 @@ func benchReal(c config, rc realConfig) (err error) {
 		return err
 	}
 	defer func() {
-		if err == nil {
+		switch {
+		case ctx.Err() != nil:
 			os.RemoveAll(dir)
-		} else {
+			err = fmt.Errorf("real DataNode: interrupted (%v); the cluster is stopped", err)
+		case err == nil:
+			os.RemoveAll(dir)
+		default:
 			err = fmt.Errorf("%w\n(real cluster logs kept in %s)", err, filepath.Join(dir, "ozone", "logs"))
 		}
 	}()

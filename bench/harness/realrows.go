@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -113,7 +114,7 @@ func printRealLine(row, name string, runs []result) {
 }
 
 // measure runs tl once with n calls and charges it the DataNodes' CPU meanwhile; Java freon runs
-// twice, with n/javaBaselineDivisor calls and then with n, and is charged the difference.
+// twice, with n/javaBaselineDivisor calls and then with n, and is charged the differences.
 func (t *realTarget) measure(ctx context.Context, tl tool, row realRow, n int) (result, error) {
 	if tl.name != toolJava {
 		return t.measureOnce(ctx, tl)
@@ -137,6 +138,9 @@ func (t *realTarget) measureOnce(ctx context.Context, tl tool) (result, error) {
 		return result{}, err
 	}
 	r, err := onceCtx(ctx, tl, t.env())
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return result{}, fmt.Errorf("%s: still running after %s, killed", tl.name, realRunLimit)
+	}
 	if err != nil {
 		return r, err
 	}
@@ -144,7 +148,8 @@ func (t *realTarget) measureOnce(ctx context.Context, tl tool) (result, error) {
 	if err != nil {
 		return result{}, err
 	}
-	r.dnCPUPerCall = (after - before) / time.Duration(r.calls)
+	r.dnCPU = after - before
+	r.dnCPUPerCall = r.dnCPU / time.Duration(r.calls)
 	return r, nil
 }
 

@@ -50,6 +50,7 @@ type result struct {
 	callsPerS, p50, p99 float64       // p50/p99 in ms
 	cpu                 time.Duration // user+system time of the whole process
 	cpuPerCall          time.Duration
+	dnCPU               time.Duration // the DataNode processes' during the run (real DataNodes)
 	dnCPUPerCall        time.Duration // the DataNode processes' during the run
 }
 
