@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"go.uber.org/goleak"
@@ -18,45 +19,44 @@ var _ ingest.Output = Output(nil)
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
+// The batcher's ticker runs on synctest's virtual clock: one period after the samples arrive they
+// have been flushed, with no polling and no real waiting.
 func TestBatcherFlushesPeriodicallyAndOnStop(t *testing.T) {
-	var mu sync.Mutex
-	var got []int
-	b := NewBatcher(5*time.Millisecond, func(batches [][]metrics.Sample) error {
-		mu.Lock()
-		defer mu.Unlock()
-		for _, batch := range batches {
-			got = append(got, len(batch))
-		}
-		return nil
-	})
-	b.Start()
-	b.Start() // idempotent
-	b.AddSamples(make([]metrics.Sample, 3))
-	b.AddSamples(nil) // ignored
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	synctest.Test(t, func(t *testing.T) {
+		var mu sync.Mutex
+		var got []int
+		b := NewBatcher(5*time.Millisecond, func(batches [][]metrics.Sample) error {
+			mu.Lock()
+			defer mu.Unlock()
+			for _, batch := range batches {
+				got = append(got, len(batch))
+			}
+			return nil
+		})
+		b.Start()
+		b.Start() // idempotent
+		b.AddSamples(make([]metrics.Sample, 3))
+		b.AddSamples(nil) // ignored
+		time.Sleep(5 * time.Millisecond)
+		synctest.Wait()
 		mu.Lock()
 		n := len(got)
 		mu.Unlock()
-		if n == 1 {
-			break
+		if n != 1 {
+			t.Fatalf("%d flushes after one period, want 1 (periodic)", n)
 		}
-		if time.Now().After(deadline) {
-			t.Fatal("no periodic flush")
+		b.AddSamples(make([]metrics.Sample, 2))
+		if err := b.Stop(); err != nil {
+			t.Fatal(err)
 		}
-		time.Sleep(time.Millisecond)
-	}
-	b.AddSamples(make([]metrics.Sample, 2))
-	if err := b.Stop(); err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != 2 || got[0] != 3 || got[1] != 2 {
-		t.Errorf("flushed %v, want [3 2]", got)
-	}
-	b.Start() // after Stop: a no-op, not a second goroutine
-	if err := b.Stop(); err != nil {
-		t.Fatal(err)
-	}
+		if len(got) != 2 || got[0] != 3 || got[1] != 2 {
+			t.Errorf("flushed %v, want [3 2]", got)
+		}
+		b.Start() // after Stop: a no-op, not a second goroutine
+		if err := b.Stop(); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
 
 func TestBatcherKeepsFirstError(t *testing.T) {

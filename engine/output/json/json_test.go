@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"go.uber.org/goleak"
@@ -151,31 +152,30 @@ func TestStdoutAndGzip(t *testing.T) {
 	}
 }
 
+// The flush ticker runs on synctest's virtual clock: one FlushPeriod after the samples arrive
+// they are in the file, with no polling and no real waiting (file writes are not durable blocks,
+// so synctest.Wait waits for them).
 func TestPeriodicFlushAndDescription(t *testing.T) {
 	f := newFixture(t)
 	path := filepath.Join(t.TempDir(), "live.json")
-	o, _ := New(output.Params{Arg: path})
-	if o.Description() != "json ("+path+")" {
-		t.Errorf("description %q", o.Description())
-	}
-	if err := o.Start(); err != nil {
-		t.Fatal(err)
-	}
-	o.AddSamples(f.samples())
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		b, _ := os.ReadFile(path)
-		if bytes.Count(b, []byte("\n")) == 5 {
-			break
+	synctest.Test(t, func(t *testing.T) {
+		o, _ := New(output.Params{Arg: path})
+		if o.Description() != "json ("+path+")" {
+			t.Errorf("description %q", o.Description())
 		}
-		if time.Now().After(deadline) {
-			t.Fatal("samples not flushed while running")
+		if err := o.Start(); err != nil {
+			t.Fatal(err)
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if err := o.Stop(); err != nil {
-		t.Fatal(err)
-	}
+		o.AddSamples(f.samples())
+		time.Sleep(FlushPeriod)
+		synctest.Wait()
+		if b, _ := os.ReadFile(path); bytes.Count(b, []byte("\n")) != 5 {
+			t.Fatalf("samples not flushed while running: %d lines", bytes.Count(b, []byte("\n")))
+		}
+		if err := o.Stop(); err != nil {
+			t.Fatal(err)
+		}
+	})
 	if o2, _ := New(output.Params{}); o2.Description() != "json (stdout)" {
 		t.Errorf("stdout description %q", o2.Description())
 	}
