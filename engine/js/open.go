@@ -17,13 +17,13 @@ func (vu *VU) openFunc(dir string) goja.Value {
 		if goja.IsUndefined(name) || goja.IsNull(name) || name.String() == "" {
 			modules.ThrowMessage(vu.rt, "open() needs a file name")
 		}
-		f, err := vu.r.src.file(localPath(dir, name.String()))
+		data, text, err := vu.r.src.Open(dir, name.String())
 		if err != nil {
 			modules.Throw(vu.rt, err)
 		}
 		if call.Argument(1).String() == "b" {
-			return vu.rt.ToValue(vu.rt.NewArrayBuffer(append([]byte(nil), f.data...)))
+			return vu.rt.ToValue(vu.rt.NewArrayBuffer(append([]byte(nil), data...)))
 		}
-		return vu.rt.ToValue(f.text)
+		return vu.rt.ToValue(text)
 	})
 }

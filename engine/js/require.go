@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/dnecho/dnecho/engine/js/loader"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dop251/goja"
 )
@@ -19,26 +20,18 @@ func (vu *VU) requireFunc(dir string) goja.Value {
 // require resolves and evaluates an import for the VU. Failures are thrown into the script, so
 // the importing module's init fails with a positioned error.
 func (vu *VU) require(dir, spec string) goja.Value {
-	switch {
-	case isRemote(spec) || (isLocal(spec) && isRemote(dir)):
-		name, err := resolveRemote(dir, spec)
-		if err != nil {
-			modules.Throw(vu.rt, err)
-		}
-		return vu.requireFile(name, spec)
-	case isLocal(spec):
-		path, err := resolveFile(vu.r.src.files, dir, spec)
-		if err != nil {
-			modules.Throw(vu.rt, err)
-		}
-		return vu.requireFile(path, spec)
-	default:
-		if m, ok := vu.mods[spec]; ok {
-			return m
-		}
-		vu.requireInit(spec)
-		return vu.goModule(spec)
+	name, file, err := vu.r.src.Resolve(dir, spec)
+	if err != nil {
+		modules.Throw(vu.rt, err)
 	}
+	if file {
+		return vu.requireFile(name, spec)
+	}
+	if m, ok := vu.mods[spec]; ok {
+		return m
+	}
+	vu.requireInit(spec)
+	return vu.goModule(spec)
 }
 
 // requireFile evaluates the module file (or remote module) name once in the VU and returns its
@@ -48,7 +41,7 @@ func (vu *VU) requireFile(name, spec string) goja.Value {
 		return m.Get("exports")
 	}
 	vu.requireInit(spec)
-	c, err := vu.r.src.program(name, nil)
+	c, err := vu.r.compile(name, nil)
 	if _, positioned := err.(*ScriptError); positioned {
 		// Carry the positioned error as the GoError's value: exceptionError unwraps it, so a
 		// syntax error in an imported file points into that file, not at the import.
@@ -73,28 +66,28 @@ func (vu *VU) requireInit(spec string) {
 }
 
 // evalFile runs a compiled module's body in the VU, once, and returns its `module` object.
-func (vu *VU) evalFile(c *compiled) (*goja.Object, error) {
-	if m, ok := vu.mods[c.path]; ok {
+func (vu *VU) evalFile(c *loader.Module) (*goja.Object, error) {
+	if m, ok := vu.mods[c.Name]; ok {
 		return m, nil
 	}
-	fv, err := vu.rt.RunProgram(c.prog)
+	fv, err := vu.rt.RunProgram(c.Program)
 	if err != nil {
 		return nil, err
 	}
 	fn, ok := goja.AssertFunction(fv)
 	if !ok {
-		return nil, fmt.Errorf("%s: module wrapper is not a function", c.path)
+		return nil, fmt.Errorf("%s: module wrapper is not a function", c.Name)
 	}
 	module, exports := vu.rt.NewObject(), vu.rt.NewObject()
 	if err := module.Set("exports", exports); err != nil {
 		return nil, err
 	}
 	// Registered before running so that import cycles see the partial exports, as in CommonJS.
-	vu.mods[c.path] = module
-	_, err = fn(exports, exports, vu.requireFunc(c.dir), module,
-		vu.rt.ToValue(c.path), vu.rt.ToValue(c.dir), vu.openFunc(c.dir))
+	vu.mods[c.Name] = module
+	_, err = fn(exports, exports, vu.requireFunc(c.Dir), module,
+		vu.rt.ToValue(c.Name), vu.rt.ToValue(c.Dir), vu.openFunc(c.Dir))
 	if err != nil {
-		delete(vu.mods, c.path)
+		delete(vu.mods, c.Name)
 		return nil, err
 	}
 	return module, nil

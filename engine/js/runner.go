@@ -3,6 +3,7 @@ package js
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/engine/js/groups"
+	"github.com/dnecho/dnecho/engine/js/loader"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/js/modules/crypto"
 	"github.com/dnecho/dnecho/engine/js/modules/data"
@@ -93,8 +95,8 @@ type RunOptions struct {
 type Runner struct {
 	cfg     Config
 	path    string
-	main    *compiled
-	src     *sources
+	main    *loader.Module
+	src     *loader.Sources
 	test    *modules.Test
 	runTags map[string]string
 
@@ -141,7 +143,7 @@ func Load(ctx context.Context, cfg Config) (*Runner, error) {
 	r := &Runner{
 		cfg:  cfg,
 		path: path,
-		src:  newSources(cfg.Files, cfg.Remote),
+		src:  loader.New(cfg.Files, cfg.Remote),
 		test: &modules.Test{
 			Registry: cfg.Registry,
 			Builtin:  builtin,
@@ -166,7 +168,7 @@ func Load(ctx context.Context, cfg Config) (*Runner, error) {
 		r.factories[name] = f
 	}
 
-	if r.main, err = r.src.program(path, cfg.Source); err != nil {
+	if r.main, err = r.compile(path, cfg.Source); err != nil {
 		if os.IsNotExist(err) {
 			return nil, fmt.Errorf("script %q: %w", cfg.Filename, err)
 		}
@@ -176,7 +178,7 @@ func Load(ctx context.Context, cfg Config) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.src.freeze()
+	r.src.Freeze()
 	if r.options, err = vu.exportJSON("options"); err != nil {
 		return nil, err
 	}
@@ -230,7 +232,7 @@ func (r *Runner) HasFunction(name string) bool { return r.functions[name] }
 
 // Files returns every file the test has loaded so far (modules, remote modules and open()
 // files), sorted by name: what an archive of the test must hold.
-func (r *Runner) Files() []File { return r.src.list() }
+func (r *Runner) Files() []File { return r.src.Files() }
 
 // Groups returns the tree of groups and checks with their counts, for the summary's root_group.
 func (r *Runner) Groups() *groups.Tree { return r.test.Groups }
@@ -254,6 +256,16 @@ func (r *Runner) SetupData() []byte {
 	r.setupMu.Lock()
 	defer r.setupMu.Unlock()
 	return r.setupData
+}
+
+// compile returns a compiled module (loader.Sources.Compile), a syntax error as a *ScriptError.
+func (r *Runner) compile(name string, src []byte) (*loader.Module, error) {
+	m, err := r.src.Compile(name, src)
+	var se *loader.SyntaxError
+	if errors.As(err, &se) {
+		return nil, &ScriptError{Kind: KindSyntax, File: se.File, Line: se.Line, Column: se.Column, Message: se.Message}
+	}
+	return m, err
 }
 
 // root returns the test's root of a Go module, creating it on first use.

@@ -133,8 +133,8 @@ func (vu *VU) setGlobals() error {
 	globals := map[string]any{
 		"__VU":    vu.id,
 		"console": newConsole(vu),
-		"open":    vu.openFunc(vu.r.main.dir),
-		"require": vu.requireFunc(vu.r.main.dir),
+		"open":    vu.openFunc(vu.r.main.Dir),
+		"require": vu.requireFunc(vu.r.main.Dir),
 	}
 	vu.timers = map[string]any{}
 	for name, fn := range vu.loop.TimerFunctions() {

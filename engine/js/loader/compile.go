@@ -1,4 +1,4 @@
-package js
+package loader
 
 import (
 	"encoding/base64"
@@ -22,16 +22,37 @@ const wrapperHeader = "(function (exports, require, module, __filename, __dirnam
 // CommonJS scripts keep sloppy mode.
 var esmSyntax = regexp.MustCompile(`(?m)^[ \t]*(import[ \t]*[\w{*'"]|export[ \t]+)`)
 
-// compiled is one source file turned into a goja program, shared by every VU of the test.
-type compiled struct {
-	path string // absolute path: the module's identity and its error position file name
-	dir  string
-	prog *goja.Program
+// Module is one source file turned into a goja program, shared by every VU of the test. Running
+// Program gives a function of (exports, require, module, __filename, __dirname, open): the
+// module's CommonJS body, which the caller calls with its own require and open.
+type Module struct {
+	// Name is the absolute path or the URL: the module's identity and the file name of its
+	// positions.
+	Name string
+	// Dir is where the module's relative imports and open() calls start from (Resolve, Open).
+	Dir     string
+	Program *goja.Program
+}
+
+// SyntaxError is a module that does not compile, positioned in the original (pre-transform)
+// source; Line and Column are 1-based, 0 when unknown.
+type SyntaxError struct {
+	File         string
+	Line, Column int
+	// Message is the error as JavaScript shows it: "SyntaxError: ...".
+	Message string
+}
+
+func (e *SyntaxError) Error() string {
+	if e.File == "" {
+		return e.Message
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Message)
 }
 
 // compileSource transforms src (JavaScript or TypeScript, ES module or CommonJS) into a CommonJS
-// function wrapper and compiles it. Errors are *ScriptError values positioned in the original file.
-func compileSource(path string, src []byte) (*compiled, error) {
+// function wrapper and compiles it. Errors are *SyntaxError values positioned in the original file.
+func compileSource(path string, src []byte) (*Module, error) {
 	loader := api.LoaderJS
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".ts", ".mts", ".cts":
@@ -74,13 +95,13 @@ func compileSource(path string, src []byte) (*compiled, error) {
 	if err != nil {
 		return nil, compileError(path, err)
 	}
-	return &compiled{path: path, dir: moduleDir(path), prog: prog}, nil
+	return &Module{Name: path, Dir: moduleDir(path), Program: prog}, nil
 }
 
 // esbuildError converts an esbuild diagnostic (1-based line, 0-based byte column) into a
 // positioned syntax error.
-func esbuildError(path string, msg api.Message) *ScriptError {
-	e := &ScriptError{Kind: KindSyntax, File: path, Message: "SyntaxError: " + msg.Text}
+func esbuildError(path string, msg api.Message) *SyntaxError {
+	e := &SyntaxError{File: path, Message: "SyntaxError: " + msg.Text}
 	if loc := msg.Location; loc != nil {
 		e.Line, e.Column = loc.Line, loc.Column+1
 		if loc.File != "" {
@@ -92,8 +113,8 @@ func esbuildError(path string, msg api.Message) *ScriptError {
 
 // parseError maps a goja parser error (positions in the wrapped code) back to the original file.
 // esbuild already rejected invalid syntax, so this only happens for syntax goja lacks.
-func parseError(path string, err error, smap *sourceMap) *ScriptError {
-	e := &ScriptError{Kind: KindSyntax, File: path, Message: "SyntaxError: " + err.Error()}
+func parseError(path string, err error, smap *sourceMap) *SyntaxError {
+	e := &SyntaxError{File: path, Message: "SyntaxError: " + err.Error()}
 	list, ok := err.(parser.ErrorList)
 	if !ok || len(list) == 0 {
 		return e
@@ -108,8 +129,8 @@ func parseError(path string, err error, smap *sourceMap) *ScriptError {
 }
 
 // compileError handles errors found after parsing (e.g. invalid assignment targets).
-func compileError(path string, err error) *ScriptError {
-	e := &ScriptError{Kind: KindSyntax, File: path, Message: err.Error()}
+func compileError(path string, err error) *SyntaxError {
+	e := &SyntaxError{File: path, Message: err.Error()}
 	if se, ok := err.(*goja.CompilerSyntaxError); ok {
 		e.Message = "SyntaxError: " + se.Message
 		if se.File != nil {

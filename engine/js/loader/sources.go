@@ -1,13 +1,16 @@
-package js
+// Package loader turns the files of a k6-style test into goja programs: it reads local files
+// (the disk or an archive) and remote modules, compiles each module once per test with esbuild
+// (TypeScript stripped, ES modules rewritten to CommonJS) keeping a source map so that positions
+// point into the original file (an external map beside a bundle included), resolves imports, and
+// keeps the files open() read. Every VU of the test shares what it holds; it knows nothing of VUs.
+package loader
 
 import (
 	"context"
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
-	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -49,16 +52,16 @@ type File struct {
 	Data []byte
 }
 
-// sources caches what a test reads: compiled modules (each compiled once, then run by every VU)
+// Sources caches what a test reads: compiled modules (each compiled once, then run by every VU)
 // and open() file contents (read once, shared by every VU). Safe for concurrent use.
-type sources struct {
+type Sources struct {
 	files  FileSystem
 	remote RemoteModules // nil: https:// imports fail
 
 	mu    sync.Mutex
 	progs map[string]*progEntry
 	opens map[string]*fileEntry
-	// frozen is set once the init context of VU 0 (Load) is over: open() may then read only
+	// frozen is set once the init context of VU 0 is over (Freeze): open() may then read only
 	// the files it read, which are those an archive holds (k6's rule since v0.36).
 	frozen bool
 }
@@ -74,7 +77,7 @@ func (e *NeverOpenedError) Error() string {
 type progEntry struct {
 	once sync.Once
 	src  []byte
-	c    *compiled
+	c    *Module
 	err  error
 }
 
@@ -87,17 +90,20 @@ type fileEntry struct {
 	err  error
 }
 
-func newSources(files FileSystem, remote RemoteModules) *sources {
+// New returns the sources of a test whose local files come from files (nil: the disk) and whose
+// https:// imports come from remote (nil: they fail with ErrNoRemote).
+func New(files FileSystem, remote RemoteModules) *Sources {
 	if files == nil {
 		files = diskFiles{}
 	}
-	return &sources{files: files, remote: remote, progs: map[string]*progEntry{}, opens: map[string]*fileEntry{}}
+	return &Sources{files: files, remote: remote, progs: map[string]*progEntry{}, opens: map[string]*fileEntry{}}
 }
 
-// program returns the compiled module named name (an absolute path or an https:// URL),
+// Compile returns the compiled module named name (an absolute path or an https:// URL),
 // reading and compiling it on first use. src, when not nil, is used instead of reading it (the
-// main script may come from stdin or an archive).
-func (s *sources) program(name string, src []byte) (*compiled, error) {
+// main script may come from stdin or an archive). A file that does not compile is a
+// *SyntaxError.
+func (s *Sources) Compile(name string, src []byte) (*Module, error) {
 	s.mu.Lock()
 	e, ok := s.progs[name]
 	if !ok {
@@ -126,7 +132,7 @@ var sourceMapURL = regexp.MustCompile(`(?m)^[ \t]*//[#@][ \t]*sourceMappingURL=(
 // reads and composes with its own map. The map becomes one of the test's files, so that an
 // archive holds it. A map that cannot be read leaves the module as it is: errors then point
 // into the bundle.
-func (s *sources) inlineSourceMap(name string, src []byte) []byte {
+func (s *Sources) inlineSourceMap(name string, src []byte) []byte {
 	if isRemote(name) {
 		return src
 	}
@@ -151,7 +157,7 @@ func (s *sources) inlineSourceMap(name string, src []byte) []byte {
 }
 
 // read returns a module's source from the file system or the remote modules.
-func (s *sources) read(name string) ([]byte, error) {
+func (s *Sources) read(name string) ([]byte, error) {
 	if !isRemote(name) {
 		return s.files.ReadFile(name)
 	}
@@ -161,8 +167,19 @@ func (s *sources) read(name string) ([]byte, error) {
 	return s.remote.Module(context.Background(), name)
 }
 
-// file returns the cached contents of path for open().
-func (s *sources) file(path string) (*fileEntry, error) {
+// Open returns the contents of the file name, relative to dir (a module's Dir), for open(): the
+// bytes and the same as a string, both shared by every caller. Once frozen, only files already
+// read may be read (*NeverOpenedError).
+func (s *Sources) Open(dir, name string) (data []byte, text string, err error) {
+	f, err := s.file(localPath(dir, name))
+	if err != nil {
+		return nil, "", err
+	}
+	return f.data, f.text, nil
+}
+
+// file returns the cached contents of path.
+func (s *Sources) file(path string) (*fileEntry, error) {
 	s.mu.Lock()
 	e, ok := s.opens[path]
 	if !ok && s.frozen {
@@ -183,15 +200,17 @@ func (s *sources) file(path string) (*fileEntry, error) {
 	return e, e.err
 }
 
-// freeze ends the reading of new files by open().
-func (s *sources) freeze() {
+// Freeze ends the reading of new files by Open: what the init context of VU 0 opened is what an
+// archive of the test holds (k6's rule since v0.36).
+func (s *Sources) Freeze() {
 	s.mu.Lock()
 	s.frozen = true
 	s.mu.Unlock()
 }
 
-// list returns every file read without error, sorted by name.
-func (s *sources) list() []File {
+// Files returns every file read without error (modules, remote modules and opened files),
+// sorted by name: what an archive of the test must hold.
+func (s *Sources) Files() []File {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []File
@@ -207,85 +226,4 @@ func (s *sources) list() []File {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
-}
-
-// moduleExtensions are tried, in order, for an import path given without its extension.
-var moduleExtensions = []string{".js", ".ts", ".mjs", ".mts", ".cjs", ".cts"}
-
-// resolveFile finds the file a local import names, relative to dir: the exact path, the path
-// with a known extension, or an index file in that directory.
-func resolveFile(files FileSystem, dir, spec string) (string, error) {
-	p := localPath(dir, spec)
-	candidates := []string{p}
-	for _, ext := range moduleExtensions {
-		candidates = append(candidates, p+ext)
-	}
-	for _, ext := range moduleExtensions {
-		candidates = append(candidates, filepath.Join(p, "index"+ext))
-	}
-	for _, c := range candidates {
-		if files.IsFile(c) {
-			return c, nil
-		}
-	}
-	return "", fmt.Errorf("cannot find module %q (looked for %s)", spec, p)
-}
-
-// resolveRemote returns the URL an import names: spec itself, or spec relative to the
-// directory URL of the importing remote module.
-func resolveRemote(dir, spec string) (string, error) {
-	if isRemote(spec) {
-		return checkScheme(spec)
-	}
-	base, err := url.Parse(strings.TrimSuffix(dir, "/") + "/")
-	if err != nil {
-		return "", fmt.Errorf("import %q from %s: %w", spec, dir, err)
-	}
-	ref, err := url.Parse(spec)
-	if err != nil {
-		return "", fmt.Errorf("import %q: %w", spec, err)
-	}
-	return checkScheme(base.ResolveReference(ref).String())
-}
-
-// checkScheme allows https only, as k6 does for remote modules (grafana/k6 loader).
-func checkScheme(u string) (string, error) {
-	if !strings.HasPrefix(u, "https://") {
-		return "", fmt.Errorf("import %q: remote modules must use https://", u)
-	}
-	return u, nil
-}
-
-// localPath turns a relative, absolute or file:// name into an absolute, clean path.
-func localPath(dir, name string) string {
-	name = strings.TrimPrefix(name, "file://")
-	if !filepath.IsAbs(name) {
-		name = filepath.Join(dir, name)
-	}
-	return filepath.Clean(name)
-}
-
-// moduleDir is the directory a module's relative imports and open() calls start from: a path,
-// or the URL of a remote module's directory.
-func moduleDir(name string) string {
-	if isRemote(name) {
-		if u, err := url.Parse(name); err == nil {
-			u.Path = path.Dir(u.Path)
-			u.RawQuery, u.Fragment = "", ""
-			return u.String()
-		}
-	}
-	return filepath.Dir(name)
-}
-
-// isLocal reports whether an import names a file rather than a module.
-func isLocal(spec string) bool {
-	return strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") ||
-		strings.HasPrefix(spec, "/") || strings.HasPrefix(spec, "file://") ||
-		spec == "." || spec == ".."
-}
-
-// isRemote reports whether an import names a network location.
-func isRemote(spec string) bool {
-	return strings.HasPrefix(spec, "https://") || strings.HasPrefix(spec, "http://")
 }

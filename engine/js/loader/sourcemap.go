@@ -1,4 +1,4 @@
-package js
+package loader
 
 import (
 	"encoding/json"
