@@ -51,7 +51,8 @@ proto:
 	./proto/gen.sh
 
 ## bench: floor (bench/rawecho), freon, run and ghz against the mini cluster, with the target ratios;
-## then the micro-benchmarks. Figures go to BENCHMARKS.md. ghz is installed into bin/ (not a module dependency).
+## then the same tools and Java `ozone freon dn-echo` against a real Apache Ozone 2.2.0 DataNode
+## (when java and mvn are installed; BENCH_REAL=0 leaves it out); then the micro-benchmarks. Figures go to BENCHMARKS.md. ghz is installed into bin/ (not a module dependency).
 bench: build
 	./scripts/bench.sh
 
