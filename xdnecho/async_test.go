@@ -10,13 +10,14 @@ import (
 	"github.com/dnecho/dnecho/internal/echometrics"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
+	"github.com/dnecho/dnecho/minicluster/minitest"
 )
 
 // TestEchoAsyncKeepsCallsInFlight: one VU starts eight echoAsync calls; the DataNodes hold every
 // call they receive, and all eight arrive before any is answered, so they were in flight at once.
 // Released, the iteration ends with eight results and eight samples of each metric.
 func TestEchoAsyncKeepsCallsInFlight(t *testing.T) {
-	c := startCluster(t, minicluster.Options{})
+	c, _ := minitest.Start(t, minicluster.Options{})
 	rn := mustLoad(t, `
 import dnecho from 'k6/x/dnecho';
 const client = new dnecho.Client({ containerId: 1, scm: __ENV.SCM });
@@ -87,7 +88,7 @@ export default async function () {
 // TestEchoAsyncSamplesMatchEcho: echo() and echoAsync() of the same request produce samples with
 // the same tags; echoAsync's carry the group and VU tags of when the call was made.
 func TestEchoAsyncSamplesMatchEcho(t *testing.T) {
-	c := startCluster(t, minicluster.Options{})
+	c, _ := minitest.Start(t, minicluster.Options{})
 	rn := mustLoad(t, `
 import dnecho from 'k6/x/dnecho';
 import { group } from 'k6';
@@ -124,7 +125,7 @@ export default async function () {
 // TestEchoAsyncFailures: a failed call resolves with ok false (and is counted failed); with the
 // throw option it rejects; a bad request rejects; the init context refuses the call.
 func TestEchoAsyncFailures(t *testing.T) {
-	c := startCluster(t, minicluster.Options{})
+	c, _ := minitest.Start(t, minicluster.Options{})
 	rn := mustLoad(t, `
 import dnecho from 'k6/x/dnecho';
 const client = new dnecho.Client({ containerId: 1, scm: __ENV.SCM });

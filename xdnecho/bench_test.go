@@ -11,6 +11,7 @@ import (
 
 	"github.com/dnecho/dnecho/engine/exec"
 	"github.com/dnecho/dnecho/minicluster"
+	"github.com/dnecho/dnecho/minicluster/minitest"
 	"github.com/dnecho/dnecho/ozone/echo"
 )
 
@@ -27,7 +28,7 @@ var benchConcurrency = []int{1, 8, 32}
 
 // BenchmarkEchoGo calls the echo session straight from Go: what freon's workers do.
 func BenchmarkEchoGo(b *testing.B) {
-	c := startCluster(b, minicluster.Options{})
+	c, _ := minitest.Start(b, minicluster.Options{})
 	sess, err := echo.Open(context.Background(), echo.Spec{Cluster: echo.Cluster{SCM: c.SCMAddrs()}, ContainerID: 1}, nil)
 	if err != nil {
 		b.Fatal(err)
@@ -47,7 +48,7 @@ func BenchmarkEchoGo(b *testing.B) {
 }
 
 func BenchmarkEchoFromJS(b *testing.B) {
-	c := startCluster(b, minicluster.Options{})
+	c, _ := minitest.Start(b, minicluster.Options{})
 	rn := mustLoad(b, `
 import dnecho from 'k6/x/dnecho';
 const client = new dnecho.Client({ containerId: 1, scm: __ENV.SCM });
@@ -70,7 +71,7 @@ export default function () {
 //	go test -run '^$' -bench 'BenchmarkEcho(Async)?FromJS' -benchmem -benchtime 20000x ./xdnecho/
 func BenchmarkEchoAsyncFromJS(b *testing.B) {
 	const perChain = 16
-	c := startCluster(b, minicluster.Options{})
+	c, _ := minitest.Start(b, minicluster.Options{})
 	for _, shape := range []struct{ vus, inflight int }{{1, 8}, {4, 8}} {
 		env := clusterEnv(c)
 		env["IN_FLIGHT"], env["CALLS"] = fmt.Sprint(shape.inflight), fmt.Sprint(perChain)

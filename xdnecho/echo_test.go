@@ -9,11 +9,12 @@ import (
 	"github.com/dnecho/dnecho/engine/exec"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
+	"github.com/dnecho/dnecho/minicluster/minitest"
 	"github.com/dnecho/dnecho/proto/dnpb"
 )
 
 func TestEchoSizes(t *testing.T) {
-	c := startCluster(t, minicluster.Options{})
+	c, _ := minitest.Start(t, minicluster.Options{})
 	rn := mustLoad(t, `
 import dnecho from 'k6/x/dnecho';
 const client = new dnecho.Client({ containerId: 1, scm: __ENV.SCM });
@@ -88,7 +89,7 @@ func toInt(v any) int {
 }
 
 func TestEchoRequestErrorsThrow(t *testing.T) {
-	c := startCluster(t, minicluster.Options{})
+	c, _ := minitest.Start(t, minicluster.Options{})
 	rn := mustLoad(t, `
 import dnecho from 'k6/x/dnecho';
 const client = new dnecho.Client({ containerId: 1, scm: __ENV.SCM });
@@ -126,7 +127,7 @@ export default function () {
 }
 
 func TestEchoFailuresAreValues(t *testing.T) {
-	c := startCluster(t, minicluster.Options{Faults: dnsim.Faults{ErrorRate: 1}})
+	c, _ := minitest.Start(t, minicluster.Options{Faults: dnsim.Faults{ErrorRate: 1}})
 	rn := mustLoad(t, `
 import dnecho from 'k6/x/dnecho';
 const client = new dnecho.Client({ containerId: 1, scm: __ENV.SCM });
@@ -175,7 +176,7 @@ export default function () {
 }
 
 func TestThrowOption(t *testing.T) {
-	c := startCluster(t, minicluster.Options{Faults: dnsim.Faults{ErrorRate: 1}})
+	c, _ := minitest.Start(t, minicluster.Options{Faults: dnsim.Faults{ErrorRate: 1}})
 	rn := mustLoad(t, `
 import dnecho from 'k6/x/dnecho';
 const throwing = new dnecho.Client({ containerId: 1, scm: __ENV.SCM, throw: true, retries: false });
@@ -212,7 +213,7 @@ export default function () {
 }
 
 func TestTargetAllSpreads(t *testing.T) {
-	c := startCluster(t, minicluster.Options{})
+	c, _ := minitest.Start(t, minicluster.Options{})
 	rn := mustLoad(t, `
 import dnecho from 'k6/x/dnecho';
 const client = new dnecho.Client({ containerId: 1, scm: __ENV.SCM, target: 'all', stream: 'reuse' });
@@ -238,7 +239,7 @@ export default function () {
 // only in how they send share the SCM lookup: 4 VUs × 2 option sets make one lookup (freon's
 // GetContainer + ListPipelines: two SCM requests).
 func TestClientsShareALookup(t *testing.T) {
-	c := startCluster(t, minicluster.Options{})
+	c, _ := minitest.Start(t, minicluster.Options{})
 	before := c.SCM().Requests()
 	rn := mustLoad(t, `
 import dnecho from 'k6/x/dnecho';
@@ -260,7 +261,7 @@ export default function () { globalThis.r = [two.echo(), one.echo()]; }`, cluste
 }
 
 func TestInterruptedCallIsNotMeasured(t *testing.T) {
-	c := startCluster(t, minicluster.Options{Faults: dnsim.Faults{Stall: true}})
+	c, _ := minitest.Start(t, minicluster.Options{Faults: dnsim.Faults{Stall: true}})
 	rn := mustLoad(t, `
 import dnecho from 'k6/x/dnecho';
 const client = new dnecho.Client({ containerId: 1, scm: __ENV.SCM });
@@ -289,7 +290,7 @@ export default function () { globalThis.r = client.echo(); }`, clusterEnv(c))
 }
 
 func TestResultBehavesAsPlainObject(t *testing.T) {
-	c := startCluster(t, minicluster.Options{})
+	c, _ := minitest.Start(t, minicluster.Options{})
 	rn := mustLoad(t, `
 import dnecho from 'k6/x/dnecho';
 const client = new dnecho.Client({ containerId: 1, scm: __ENV.SCM });
@@ -323,7 +324,7 @@ export default function () {
 // client.prepare: checked once (also in init), frozen, independent of the original object, and
 // echo(prepared) sends exactly what echo(original) sends.
 func TestPreparedRequest(t *testing.T) {
-	c := startCluster(t, minicluster.Options{})
+	c, _ := minitest.Start(t, minicluster.Options{})
 	rn := mustLoad(t, `
 import dnecho from 'k6/x/dnecho';
 const client = new dnecho.Client({ containerId: 1, scm: __ENV.SCM });

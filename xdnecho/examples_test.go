@@ -11,6 +11,7 @@ import (
 
 	"github.com/dnecho/dnecho/engine/exec"
 	"github.com/dnecho/dnecho/minicluster"
+	"github.com/dnecho/dnecho/minicluster/minitest"
 )
 
 // examplesDir holds the runnable scripts of examples/.
@@ -30,7 +31,7 @@ type scriptOptions struct {
 // provides it (SetDefaults, no scm in the script): init, then a few iterations of each scenario's
 // function. The scheduler itself (durations, rates) is the runner's business and not exercised.
 func TestExamples(t *testing.T) {
-	c := startCluster(t, minicluster.Options{})
+	c, _ := minitest.Start(t, minicluster.Options{})
 	useDefaults(t, Defaults{SCM: c.SCMAddrs()})
 	t.Setenv("OZONE_CONF_DIR", "")
 
@@ -135,7 +136,7 @@ func isBuiltinMetric(name string) bool {
 
 // TestExampleWithExplicitSCM runs an example pointed at a cluster by DNECHO_SCM, without defaults.
 func TestExampleWithExplicitSCM(t *testing.T) {
-	c := startCluster(t, minicluster.Options{})
+	c, _ := minitest.Start(t, minicluster.Options{})
 	useDefaults(t, Defaults{})
 	t.Setenv("OZONE_CONF_DIR", "")
 	f := filepath.Join(examplesDir, "quickstart.js")

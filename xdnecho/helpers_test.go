@@ -21,17 +21,6 @@ import (
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// startCluster starts a mini cluster on 127.0.0.1 and closes it when the test ends.
-func startCluster(tb testing.TB, o minicluster.Options) *minicluster.Cluster {
-	tb.Helper()
-	c, err := minicluster.Start(o)
-	if err != nil {
-		tb.Fatalf("minicluster.Start: %v", err)
-	}
-	tb.Cleanup(func() { _ = c.Close() })
-	return c
-}
-
 // testDefaults are the cluster defaults of the scripts the next load runs (as `dnecho run
 // --local-cluster` passes them); set with useDefaults.
 var testDefaults Defaults

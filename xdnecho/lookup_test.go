@@ -10,12 +10,13 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/minicluster"
+	"github.com/dnecho/dnecho/minicluster/minitest"
 )
 
 // TestOneLookupForManyVUs checks the single flight: VUs constructing the same Client at once in
 // their init context cause one SCM lookup between them.
 func TestOneLookupForManyVUs(t *testing.T) {
-	c := startCluster(t, minicluster.Options{})
+	c, _ := minitest.Start(t, minicluster.Options{})
 	const src = `
 import dnecho from 'k6/x/dnecho';
 // VU 0 (the options VU) creates no Client, so every lookup happens in the concurrent VUs below.
@@ -79,7 +80,7 @@ export default function () { client.echo(); }`, map[string]string{"SCM": addr})
 }
 
 func TestUnknownContainer(t *testing.T) {
-	c := startCluster(t, minicluster.Options{})
+	c, _ := minitest.Start(t, minicluster.Options{})
 	_, err := load(t, `
 import dnecho from 'k6/x/dnecho';
 const client = new dnecho.Client({ containerId: 99, scm: __ENV.SCM });
@@ -88,7 +89,7 @@ export default function () {}`, clusterEnv(c))
 }
 
 func TestDefaults(t *testing.T) {
-	c := startCluster(t, minicluster.Options{})
+	c, _ := minitest.Start(t, minicluster.Options{})
 	const src = `
 import dnecho from 'k6/x/dnecho';
 const client = new dnecho.Client({ containerId: 1 });
@@ -124,7 +125,7 @@ export default function () { globalThis.r = client.echo(); }`
 }
 
 func TestPipelineInfo(t *testing.T) {
-	c := startCluster(t, minicluster.Options{})
+	c, _ := minitest.Start(t, minicluster.Options{})
 	rn := mustLoad(t, `
 import dnecho from 'k6/x/dnecho';
 const client = new dnecho.Client({ containerId: 2, scm: __ENV.SCM });
@@ -151,7 +152,7 @@ export default function () { globalThis.info = client.pipeline(); }`, clusterEnv
 // TestSecureCluster covers container tokens fetched from SCM and TLS to the DataNodes, with the
 // CA file given by the script and by the defaults (as --local-cluster gives it).
 func TestSecureCluster(t *testing.T) {
-	c := startCluster(t, minicluster.Options{Tokens: true, TLS: true})
+	c, _ := minitest.Start(t, minicluster.Options{Tokens: true, TLS: true})
 	dir := t.TempDir()
 	if err := c.WriteConf(dir); err != nil {
 		t.Fatal(err)

@@ -8,12 +8,13 @@ import (
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/internal/echometrics"
 	"github.com/dnecho/dnecho/minicluster"
+	"github.com/dnecho/dnecho/minicluster/minitest"
 	"github.com/dnecho/dnecho/ozone/datanode"
 	"github.com/dnecho/dnecho/ozone/echo"
 )
 
 func TestSamplesAndTags(t *testing.T) {
-	c := startCluster(t, minicluster.Options{})
+	c, _ := minitest.Start(t, minicluster.Options{})
 	rn := mustLoad(t, `
 import dnecho from 'k6/x/dnecho';
 import { group } from 'k6';
@@ -93,7 +94,7 @@ export default function () {
 }
 
 func TestFailedSampleTags(t *testing.T) {
-	c := startCluster(t, minicluster.Options{})
+	c, _ := minitest.Start(t, minicluster.Options{})
 	rn := mustLoad(t, `
 import dnecho from 'k6/x/dnecho';
 const client = new dnecho.Client({ containerId: 1, scm: __ENV.SCM, retries: false, deadline: '2s' });

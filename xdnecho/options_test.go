@@ -5,10 +5,11 @@ import (
 	"testing"
 
 	"github.com/dnecho/dnecho/minicluster"
+	"github.com/dnecho/dnecho/minicluster/minitest"
 )
 
 func TestClientOptionErrors(t *testing.T) {
-	c := startCluster(t, minicluster.Options{})
+	c, _ := minitest.Start(t, minicluster.Options{})
 	cases := []struct {
 		opts string
 		want []string
@@ -44,7 +45,7 @@ export default function () {}`, clusterEnv(c))
 }
 
 func TestClientOptionsAccepted(t *testing.T) {
-	c := startCluster(t, minicluster.Options{})
+	c, _ := minitest.Start(t, minicluster.Options{})
 	dir := t.TempDir()
 	if err := c.WriteConf(dir); err != nil {
 		t.Fatal(err)
@@ -75,7 +76,7 @@ export default function () { globalThis.out = clients.map((c) => c.echo()); }`, 
 }
 
 func TestInitContextRules(t *testing.T) {
-	c := startCluster(t, minicluster.Options{})
+	c, _ := minitest.Start(t, minicluster.Options{})
 	_, err := load(t, `
 import dnecho from 'k6/x/dnecho';
 const client = new dnecho.Client({ containerId: 1, scm: __ENV.SCM });

@@ -6,13 +6,14 @@ import (
 	"github.com/dnecho/dnecho/engine/exec"
 	"github.com/dnecho/dnecho/internal/echometrics"
 	"github.com/dnecho/dnecho/minicluster"
+	"github.com/dnecho/dnecho/minicluster/minitest"
 )
 
 // TestRatisOptions: `ratis: true` sends through the pipeline's Raft group, a write unless
 // `readOnly: true`, as freon --ratis [--read-only]; samples carry the mode and the leader that
 // answered. A call may ask for the other Raft type with its own readOnly.
 func TestRatisOptions(t *testing.T) {
-	c := startCluster(t, minicluster.Options{Leader: 2})
+	c, _ := minitest.Start(t, minicluster.Options{Leader: 2})
 	rn := mustLoad(t, `
 import dnecho from 'k6/x/dnecho';
 const write = new dnecho.Client({ containerId: 1, scm: __ENV.SCM, ratis: true });
@@ -54,7 +55,7 @@ export default function () {
 // TestRatisUnsafeWriteOption: a write Client on a container SCM does not list OPEN fails in the
 // init context with the reason; unsafeWrite: true overrides.
 func TestRatisUnsafeWriteOption(t *testing.T) {
-	c := startCluster(t, minicluster.Options{})
+	c, _ := minitest.Start(t, minicluster.Options{})
 	if err := c.SCM().AddContainer(closedContainer(c)); err != nil {
 		t.Fatal(err)
 	}

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/dnecho/dnecho/minicluster"
 )
 
 // binPath is the dnecho binary built once by TestMain for the end-to-end tests.
@@ -65,21 +63,6 @@ func dnecho(t *testing.T, limit time.Duration, args ...string) runResult {
 		t.Fatalf("dnecho: %v", err)
 	}
 	return r
-}
-
-// startCluster starts a mini cluster and writes its configuration into a temp dir.
-func startCluster(t *testing.T, o minicluster.Options) (*minicluster.Cluster, string) {
-	t.Helper()
-	c, err := minicluster.Start(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	dir := t.TempDir()
-	if err := c.WriteConf(dir); err != nil {
-		t.Fatal(err)
-	}
-	return c, dir
 }
 
 func mustContain(t *testing.T, r runResult, subs ...string) {

@@ -13,12 +13,13 @@ import (
 
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
+	"github.com/dnecho/dnecho/minicluster/minitest"
 )
 
 // The four DataNode cases of Ozone's smoke test (hadoop-ozone/dist/src/main/smoketest/freon/
 // echoRPCLoad.robot): each must exit 0 and print "Successful executions: 1".
 func TestFreonSmokeCases(t *testing.T) {
-	_, conf := startCluster(t, minicluster.Options{})
+	_, conf := minitest.Start(t, minicluster.Options{})
 	cases := [][]string{
 		{"--payload-req=1", "--payload-resp=1"},
 		{"--payload-req=1"},
@@ -38,7 +39,7 @@ func TestFreonSmokeCases(t *testing.T) {
 }
 
 func TestFreonAliasAndCounts(t *testing.T) {
-	c, conf := startCluster(t, minicluster.Options{})
+	c, conf := minitest.Start(t, minicluster.Options{})
 	r := dnecho(t, 60*time.Second, "freon", "dne", "--conf", conf, "--container-id", "1", "-n", "500", "-t", "4", "--stream", "reuse")
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.all())
@@ -51,7 +52,7 @@ func TestFreonAliasAndCounts(t *testing.T) {
 }
 
 func TestFreonTargetAllSpreadsOverReplicas(t *testing.T) {
-	c, conf := startCluster(t, minicluster.Options{})
+	c, conf := minitest.Start(t, minicluster.Options{})
 	r := dnecho(t, 60*time.Second, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "-n", "300", "-t", "3", "--target", "all")
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.all())
@@ -64,7 +65,7 @@ func TestFreonTargetAllSpreadsOverReplicas(t *testing.T) {
 }
 
 func TestFreonUnknownContainer(t *testing.T) {
-	_, conf := startCluster(t, minicluster.Options{})
+	_, conf := minitest.Start(t, minicluster.Options{})
 	r := dnecho(t, 30*time.Second, "freon", "dn-echo", "--conf", conf, "--container-id", "99", "-n", "1")
 	if r.code != freonExitFailed {
 		t.Fatalf("exit %d, want %d\n%s", r.code, freonExitFailed, r.all())
@@ -101,7 +102,7 @@ func TestFreonLookupTimeoutBoundsWait(t *testing.T) {
 }
 
 func TestFreonFollowerSCMAnswersFirst(t *testing.T) {
-	c, conf := startCluster(t, minicluster.Options{SCMs: 3})
+	c, conf := minitest.Start(t, minicluster.Options{SCMs: 3})
 	if err := c.HA().SetLeader(2); err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +117,7 @@ func TestFreonFollowerSCMAnswersFirst(t *testing.T) {
 }
 
 func TestFreonDataNodeDownFailsOver(t *testing.T) {
-	c, conf := startCluster(t, minicluster.Options{})
+	c, conf := minitest.Start(t, minicluster.Options{})
 	c.DataNodes()[0].Stop()
 	r := dnecho(t, 60*time.Second, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "-n", "50", "-t", "2")
 	if r.code != 0 {
@@ -129,7 +130,7 @@ func TestFreonDataNodeDownFailsOver(t *testing.T) {
 }
 
 func TestFreonDataNodeErrorsCountedWithCause(t *testing.T) {
-	c, conf := startCluster(t, minicluster.Options{})
+	c, conf := minitest.Start(t, minicluster.Options{})
 	for _, dn := range c.DataNodes() {
 		if err := dn.SetFaults(dnsim.Faults{ErrorRate: 1}); err != nil {
 			t.Fatal(err)
@@ -144,7 +145,7 @@ func TestFreonDataNodeErrorsCountedWithCause(t *testing.T) {
 }
 
 func TestFreonStalledFirstDataNodeFailsOver(t *testing.T) {
-	c, conf := startCluster(t, minicluster.Options{})
+	c, conf := minitest.Start(t, minicluster.Options{})
 	if err := c.DataNodes()[0].SetFaults(dnsim.Faults{Stall: true}); err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +158,7 @@ func TestFreonStalledFirstDataNodeFailsOver(t *testing.T) {
 }
 
 func TestFreonBadInput(t *testing.T) {
-	_, conf := startCluster(t, minicluster.Options{})
+	_, conf := minitest.Start(t, minicluster.Options{})
 	cases := []struct {
 		args []string
 		code int
@@ -203,7 +204,7 @@ func TestFreonBadInput(t *testing.T) {
 }
 
 func TestFreonAbsurdResponseSizeIsCountedNotFatal(t *testing.T) {
-	_, conf := startCluster(t, minicluster.Options{})
+	_, conf := minitest.Start(t, minicluster.Options{})
 	// 40 MiB uncapped is above the 32 MiB message limit: every call fails, each is counted.
 	r := dnecho(t, 60*time.Second, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "-n", "3", "-t", "1", "-f",
 		"--payload-resp", "40960", "--payload-resp-uncapped", "--no-retry")
@@ -235,7 +236,7 @@ func TestFreonNoClusterGiven(t *testing.T) {
 
 // SIGINT, SIGTERM and SIGHUP stop a run gracefully: the report of what ran, exit 130.
 func TestFreonSignalStillPrintsReport(t *testing.T) {
-	_, conf := startCluster(t, minicluster.Options{})
+	_, conf := minitest.Start(t, minicluster.Options{})
 	for _, sig := range []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		t.Run(sig.String(), func(t *testing.T) {
 			r := startCmd(t, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "--duration", "60s", "-t", "2")
@@ -305,7 +306,7 @@ func TestFreonMissingContainerID(t *testing.T) {
 }
 
 func TestFreonConsoleReportLayout(t *testing.T) {
-	_, conf := startCluster(t, minicluster.Options{})
+	_, conf := minitest.Start(t, minicluster.Options{})
 	r := dnecho(t, 30*time.Second, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "-n", "100", "-t", "2", "--report", "console")
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.all())

@@ -13,6 +13,7 @@ import (
 
 	"github.com/dnecho/dnecho/internal/testkdc"
 	"github.com/dnecho/dnecho/minicluster"
+	"github.com/dnecho/dnecho/minicluster/minitest"
 	"github.com/dnecho/dnecho/ozone/hadooprpc"
 	"github.com/dnecho/dnecho/ozone/kerberos"
 )
@@ -31,7 +32,7 @@ func (r *realm) secureCluster(t *testing.T, o minicluster.Options, prot ...hadoo
 	o.Tokens, o.TLS, o.Admins = true, true, []string{"alice"}
 	o.Security = &minicluster.Security{SCMPrincipal: testkdc.SCMPrincipal, SCMKeytab: r.SCMKeytab,
 		OMPrincipal: testkdc.OMPrincipal, OMKeytab: r.OMKeytab, Protection: prot}
-	_, conf := startCluster(t, o)
+	_, conf := minitest.Start(t, o)
 	return conf
 }
 
@@ -153,7 +154,7 @@ func TestFreonKerberosRefusals(t *testing.T) {
 	conf := r.secureCluster(t, minicluster.Options{}, hadooprpc.QOPAuthentication)
 	nameOnly := r.secureCluster(t, minicluster.Options{TLSNameOnly: true}, hadooprpc.QOPAuthentication)
 	otherCA := filepath.Join(t.TempDir(), "other.pem")
-	_, plain := startCluster(t, minicluster.Options{TLS: true})
+	_, plain := minitest.Start(t, minicluster.Options{TLS: true})
 	if b, err := os.ReadFile(filepath.Join(plain, minicluster.CAFile)); err != nil || os.WriteFile(otherCA, b, 0o644) != nil {
 		t.Fatal(err)
 	}

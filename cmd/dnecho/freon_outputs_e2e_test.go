@@ -10,13 +10,14 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/minicluster"
+	"github.com/dnecho/dnecho/minicluster/minitest"
 )
 
 // `freon dn-echo -o` writes the same dnecho_* samples as `run -o`: one dnecho_reqs point per
 // call, tagged with the DataNode and the result; the dashboard's HTML export carries the freon
 // report; a bad -o value is a usage error.
 func TestFreonOutputs(t *testing.T) {
-	c, conf := startCluster(t, minicluster.Options{})
+	c, conf := minitest.Start(t, minicluster.Options{})
 	dir := t.TempDir()
 	samples, report := filepath.Join(dir, "samples.json"), filepath.Join(dir, "report.html")
 	r := dnechoEnv(t, []string{"K6_WEB_DASHBOARD=true", "K6_WEB_DASHBOARD_PORT=-1", "K6_WEB_DASHBOARD_EXPORT=" + report},
@@ -73,7 +74,7 @@ func TestFreonOutputs(t *testing.T) {
 // freon's samples carry the run tags of --tag, else of K6_TAGS, as `run`'s do; a malformed tag is
 // a usage error naming where it came from, before SCM is asked.
 func TestFreonRunTags(t *testing.T) {
-	_, conf := startCluster(t, minicluster.Options{})
+	_, conf := minitest.Start(t, minicluster.Options{})
 	for _, tc := range []struct {
 		name string
 		env  []string

@@ -5,7 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster"
+	"github.com/dnecho/dnecho/minicluster/minitest"
 	"github.com/dnecho/dnecho/minicluster/scmsim"
 	"github.com/dnecho/dnecho/proto/hddspb"
 )
@@ -13,7 +15,7 @@ import (
 // The smoke case of Ozone's robot test with --ratis and with --ratis --read-only: exit 0 and
 // "Successful executions: 1". Write mode logs the Echo on every replica; read-only does not.
 func TestFreonRatisSmoke(t *testing.T) {
-	c, conf := startCluster(t, minicluster.Options{})
+	c, conf := minitest.Start(t, minicluster.Options{})
 	for _, mode := range [][]string{{"--ratis"}, {"--ratis", "--read-only"}} {
 		t.Run(strings.Join(mode, " "), func(t *testing.T) {
 			before := c.Group().Stats().LastIndex
@@ -38,7 +40,7 @@ func TestFreonRatisSmoke(t *testing.T) {
 // TestDNRPCLoadGenerator.java): every combination of --read-only and --ratis on a one-replica
 // container with --clients 5 -t 10 exits 0.
 func TestFreonRatisMatrixOneMember(t *testing.T) {
-	_, conf := startCluster(t, minicluster.Options{DataNodes: 1})
+	_, conf := minitest.Start(t, minicluster.Options{DataNodes: 1})
 	for _, mode := range [][]string{{}, {"--read-only"}, {"--ratis"}, {"--ratis", "--read-only"}} {
 		t.Run(strings.Join(append([]string{"mode"}, mode...), " "), func(t *testing.T) {
 			args := append([]string{"freon", "dn-echo", "--conf", conf, "--container-id", "1", "--clients", "5", "-t", "10", "-n", "50"}, mode...)
@@ -54,7 +56,7 @@ func TestFreonRatisMatrixOneMember(t *testing.T) {
 // TestFreonRatisRefusesUnsafeWrite: a write to a container SCM lists CLOSED is refused before
 // any call, with the reason and the override; reads and the override run.
 func TestFreonRatisRefusesUnsafeWrite(t *testing.T) {
-	c, conf := startCluster(t, minicluster.Options{})
+	c, conf := minitest.Start(t, minicluster.Options{})
 	if err := c.SCM().AddContainer(scmsim.Container{ID: 4, State: hddspb.LifeCycleState_CLOSED, PipelineID: c.PipelineID()}); err != nil {
 		t.Fatal(err)
 	}
@@ -73,15 +75,5 @@ func TestFreonRatisRefusesUnsafeWrite(t *testing.T) {
 	mustContain(t, r, "CONTAINER_NOT_FOUND=1")
 	r = dnecho(t, 30*time.Second, append(base, "--unsafe-write")...)
 	mustContain(t, r, "StorageContainerException=1")
-	waitUntil(t, func() bool { return c.Group().Stats().Failed != "" })
-}
-
-// waitUntil polls cond for up to 20 s.
-func waitUntil(t *testing.T, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); !cond(); time.Sleep(2 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not reached within 20s")
-		}
-	}
+	testwait.Eventually(t, testwait.Timeout, "a failed replica", func() bool { return c.Group().Stats().Failed != "" })
 }

@@ -9,10 +9,11 @@ import (
 
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
+	"github.com/dnecho/dnecho/minicluster/minitest"
 )
 
 func TestFreonTokensFetchedWhenEnabled(t *testing.T) {
-	_, conf := startCluster(t, minicluster.Options{Tokens: true})
+	_, conf := minitest.Start(t, minicluster.Options{Tokens: true})
 	r := dnecho(t, 30*time.Second, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "-n", "10", "-t", "2")
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.all())
@@ -27,7 +28,7 @@ func TestFreonTokensFetchedWhenEnabled(t *testing.T) {
 }
 
 func TestFreonTLS(t *testing.T) {
-	_, conf := startCluster(t, minicluster.Options{TLS: true})
+	_, conf := minitest.Start(t, minicluster.Options{TLS: true})
 	r := dnecho(t, 30*time.Second, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "-n", "10", "-t", "2", "--tls-ca", conf+"/ca.pem")
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.all())
@@ -55,7 +56,7 @@ func TestFreonDataNodeStoppedMidRun(t *testing.T) {
 	}{{true, "new"}, {false, "new"}, {true, "reuse"}, {false, "reuse"}} {
 		retry := tc.retry
 		t.Run("retry="+strconv.FormatBool(retry)+",stream="+tc.stream, func(t *testing.T) {
-			c, conf := startCluster(t, minicluster.Options{})
+			c, conf := minitest.Start(t, minicluster.Options{})
 			args := []string{"freon", "dn-echo", "--conf", conf, "--container-id", "1", "--duration", "3s", "-t", "2", "-f", "--stream", tc.stream}
 			if !retry {
 				args = append(args, "--no-retry")
@@ -105,7 +106,7 @@ func count(t *testing.T, r runResult, re string) int {
 func TestFreonDataNodeStalledMidRun(t *testing.T) {
 	for _, stream := range []string{"new", "reuse"} {
 		t.Run(stream, func(t *testing.T) {
-			c, conf := startCluster(t, minicluster.Options{})
+			c, conf := minitest.Start(t, minicluster.Options{})
 			go afterCalls(c.DataNodes()[0], 200, func() { _ = c.DataNodes()[0].SetFaults(dnsim.Faults{Stall: true}) })
 			r := dnecho(t, 60*time.Second, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "--duration", "3s",
 				"-t", "2", "-f", "--deadline", "200ms", "--stream", stream)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
+	"github.com/dnecho/dnecho/minicluster/minitest"
 )
 
 // Both commands record one interval per call (package ozone/echo: from the call to the response,
@@ -21,7 +22,7 @@ import (
 // the two runs are separate processes at different times) — and neither may include the 200 ms.
 func TestFreonAndRunMeasureTheSameInterval(t *testing.T) {
 	const latency, endDelay = 50 * time.Millisecond, 200 * time.Millisecond
-	_, conf := startCluster(t, minicluster.Options{DataNodes: 1, Faults: dnsim.Faults{Latency: latency, EndDelay: endDelay}})
+	_, conf := minitest.Start(t, minicluster.Options{DataNodes: 1, Faults: dnsim.Faults{Latency: latency, EndDelay: endDelay}})
 
 	r := dnecho(t, 2*time.Minute, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "-n", "60", "-t", "4", "--report", "log")
 	if r.code != 0 {

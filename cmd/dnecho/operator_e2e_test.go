@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/minicluster"
+	"github.com/dnecho/dnecho/minicluster/minitest"
 )
 
 // These tests replay k6-operator's contract (grafana/k6-operator v1.6.0,
@@ -155,7 +156,7 @@ export default function () {
 // of VUs and iterations each, and together the single-process test.
 func TestOperatorRunners(t *testing.T) {
 	t.Parallel()
-	_, conf := startCluster(t, minicluster.Options{DataNodes: 1})
+	_, conf := minitest.Start(t, minicluster.Options{DataNodes: 1})
 	cases := []struct {
 		name, scenario string
 		ips            []string

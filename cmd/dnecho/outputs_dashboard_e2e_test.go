@@ -17,6 +17,7 @@ import (
 	"github.com/dnecho/dnecho/internal/teststore"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
+	"github.com/dnecho/dnecho/minicluster/minitest"
 )
 
 // chartsDrawn is true when the page has its seven charts, none blank, and the calls/s line drawn
@@ -223,7 +224,7 @@ func TestWebDashboardScreenshots(t *testing.T) {
 		t.Skip("DNECHO_SCREENSHOTS=1 renders docs/dashboard.png and docs/report.png from a 60 s run")
 	}
 	browser := teststore.NewBrowser(t)
-	c, _ := startCluster(t, minicluster.Options{Faults: dnsim.Faults{Latency: 100 * time.Microsecond, Jitter: 200 * time.Microsecond}})
+	c, _ := minitest.Start(t, minicluster.Options{Faults: dnsim.Faults{Latency: 100 * time.Microsecond, Jitter: 200 * time.Microsecond}})
 	report := filepath.Join(t.TempDir(), "report.html")
 	port := strconv.Itoa(teststore.FreePort(t))
 	run := startRun(t, "-q", "-e", "DNECHO_SCM="+strings.Join(c.SCMAddrs(), ","), "-o",

@@ -12,6 +12,7 @@ import (
 	"github.com/dnecho/dnecho/internal/teststore"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
+	"github.com/dnecho/dnecho/minicluster/minitest"
 )
 
 // grafanaScript runs VUS VUs for DURATION against DNECHO_SCM, with a check and a threshold the
@@ -86,7 +87,7 @@ func wantOf(t *testing.T, testid string, es ...summaryExport) runWant {
 func TestGrafanaDashboards(t *testing.T) {
 	t.Parallel()
 	prom, influx := teststore.StartPrometheus(t), teststore.StartInfluxDB(t)
-	c, _ := startCluster(t, minicluster.Options{Faults: dnsim.Faults{ErrorRate: 0.04}})
+	c, _ := minitest.Start(t, minicluster.Options{Faults: dnsim.Faults{ErrorRate: 0.04}})
 	script := writeRunScript(t, "grafana.js", grafanaScript)
 	dir := t.TempDir()
 	start := time.Now()

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dnecho/dnecho/minicluster"
+	"github.com/dnecho/dnecho/minicluster/minitest"
 )
 
 const echoScript = `
@@ -50,7 +51,7 @@ func TestRunLocalCluster(t *testing.T) {
 // way `make bench` and real clusters are used.
 func TestRunExternalCluster(t *testing.T) {
 	t.Parallel()
-	c, _ := startCluster(t, minicluster.Options{DataNodes: 1})
+	c, _ := minitest.Start(t, minicluster.Options{DataNodes: 1})
 	path := writeRunScript(t, "echo.js", echoScript)
 	r := dnecho(t, runLimit, "run", "-q", "-e", "DNECHO_SCM="+strings.Join(c.SCMAddrs(), ","), path)
 	if r.code != 0 {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/minicluster"
+	"github.com/dnecho/dnecho/minicluster/minitest"
 )
 
 // An SCM that does not answer fails the script's init (where the Client and its shared lookup are
@@ -52,7 +53,7 @@ export default function () { client.echo(); }
 
 // --conf (and -D, --scm) give the Clients that name no cluster their defaults, as freon's do.
 func TestRunConfAndSCMFlags(t *testing.T) {
-	c, conf := startCluster(t, minicluster.Options{})
+	c, conf := minitest.Start(t, minicluster.Options{})
 	script := writeRunScript(t, "defaults.js", `import dnecho from 'k6/x/dnecho';
 export const options = { iterations: 5 };
 const client = new dnecho.Client({ containerId: 2 });

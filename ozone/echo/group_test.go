@@ -7,10 +7,11 @@ import (
 	"testing"
 
 	"github.com/dnecho/dnecho/minicluster"
+	"github.com/dnecho/dnecho/minicluster/minitest"
 )
 
 func TestGroupSharesSessionsAndLookups(t *testing.T) {
-	c, _ := startCluster(t, minicluster.Options{})
+	c, _ := minitest.Start(t, minicluster.Options{})
 	g := NewGroup(nil)
 	defer g.Close()
 	spec := Spec{Cluster: Cluster{SCM: c.SCMAddrs()}, ContainerID: 1}
@@ -50,7 +51,7 @@ func TestGroupSharesSessionsAndLookups(t *testing.T) {
 }
 
 func TestGroupKeepsFailuresAndEndsWaits(t *testing.T) {
-	c, _ := startCluster(t, minicluster.Options{})
+	c, _ := minitest.Start(t, minicluster.Options{})
 	g := NewGroup(nil)
 	spec := Spec{Cluster: Cluster{SCM: c.SCMAddrs()}, ContainerID: 77}
 	before := c.SCM().Requests()

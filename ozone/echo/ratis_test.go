@@ -12,6 +12,7 @@ import (
 
 	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster"
+	"github.com/dnecho/dnecho/minicluster/minitest"
 	"github.com/dnecho/dnecho/minicluster/scmsim"
 	"github.com/dnecho/dnecho/ozone/config"
 	"github.com/dnecho/dnecho/ozone/datanode"
@@ -22,7 +23,7 @@ import (
 // TestRatisModes: over Ratis a read-only Echo is a Raft read, any other a write applied on every
 // replica; the DataNode of a result is the leader SCM listed.
 func TestRatisModes(t *testing.T) {
-	c, dir := startCluster(t, minicluster.Options{Leader: 1})
+	c, dir := minitest.Start(t, minicluster.Options{Leader: 1})
 	leader := c.DataNodes()[1].UUID()
 	sess := open(t, Spec{Cluster: Cluster{ConfDir: dir}, ContainerID: 1, Transport: TransportRatis, Clients: 2})
 	if m := sess.Members(); len(m) != 3 || m[0].UUID != leader {
@@ -55,7 +56,7 @@ func TestRatisModes(t *testing.T) {
 // TestRatisWriteSafety: writes through Ratis need SCM to list the container OPEN on its
 // pipeline; reads do not, and UnsafeWrite overrides the check.
 func TestRatisWriteSafety(t *testing.T) {
-	c, dir := startCluster(t, minicluster.Options{})
+	c, dir := minitest.Start(t, minicluster.Options{})
 	if err := c.SCM().AddContainer(scmsim.Container{ID: 9, State: hddspb.LifeCycleState_CLOSED, PipelineID: c.PipelineID()}); err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func TestRatisWriteSafety(t *testing.T) {
 
 // TestRatisLeaderMoves: calls keep succeeding while leadership moves mid-run, each counted once.
 func TestRatisLeaderMoves(t *testing.T) {
-	c, dir := startCluster(t, minicluster.Options{})
+	c, dir := minitest.Start(t, minicluster.Options{})
 	sess := open(t, Spec{Cluster: Cluster{ConfDir: dir}, ContainerID: 1, Transport: TransportRatis, Clients: 2,
 		Request: Request{ReadOnly: true}})
 	const workers, calls = 4, 50
@@ -113,7 +114,7 @@ func TestRatisLeaderMoves(t *testing.T) {
 // alone, even while no follower holds anything.
 func TestRatisReplicationDelay(t *testing.T) {
 	const delay = 40 * time.Millisecond
-	c, dir := startCluster(t, minicluster.Options{ReplicationDelay: delay})
+	c, dir := minitest.Start(t, minicluster.Options{ReplicationDelay: delay})
 	sess := open(t, Spec{Cluster: Cluster{ConfDir: dir}, ContainerID: 1, Transport: TransportRatis})
 	if r := sess.Echo(context.Background(), 0); !r.OK() || r.Latency < delay {
 		t.Fatalf("write: %+v, want a latency of at least %s", r, delay)
@@ -139,7 +140,7 @@ func TestRatisReplicationDelay(t *testing.T) {
 func TestRatisHandlerQueueing(t *testing.T) {
 	const clients, sleep = 32, 10
 	for _, handlers := range []int{1, 10} {
-		c, dir := startCluster(t, minicluster.Options{HandlerCount: handlers})
+		c, dir := minitest.Start(t, minicluster.Options{HandlerCount: handlers})
 		sess := open(t, Spec{Cluster: Cluster{ConfDir: dir}, ContainerID: 1, Transport: TransportRatis, Clients: clients,
 			Request: Request{ReadOnly: true, SleepMs: sleep}})
 		start := time.Now()
@@ -167,7 +168,7 @@ func TestRatisHandlerQueueing(t *testing.T) {
 // Ratis reads to DataNodes that moved fail (after ReresolveAfter of retries) instead of retrying
 // forever, so the session looks the container up again and follows them.
 func TestRatisReadsFollowAMove(t *testing.T) {
-	c, _ := startCluster(t, minicluster.Options{})
+	c, _ := minitest.Start(t, minicluster.Options{})
 	sess, log, failures := echoThroughMove(t, c, Spec{ContainerID: 1, Transport: TransportRatis,
 		Request: Request{ReadOnly: true}, ReresolveAfter: 200 * time.Millisecond})
 	if failures == 0 || sess.Reresolutions() != 1 {
@@ -203,7 +204,7 @@ func TestRatisOptionsFromConfiguration(t *testing.T) {
 
 // A Ratis key that cannot be read fails a Ratis session with the key's name, not a gRPC one.
 func TestBadRatisKeyFailsOnlyTheRatisPath(t *testing.T) {
-	c, _ := startCluster(t, minicluster.Options{})
+	c, _ := minitest.Start(t, minicluster.Options{})
 	cl := Cluster{SCM: c.SCMAddrs(), Overrides: []string{config.KeyRatisWriteTimeout + "=soon"}}
 	if _, err := Open(context.Background(), Spec{Cluster: cl, ContainerID: 1, Transport: TransportRatis}, nil); err == nil ||
 		!strings.Contains(err.Error(), config.KeyRatisWriteTimeout) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dnecho/dnecho/internal/testkdc"
 	"github.com/dnecho/dnecho/minicluster"
+	"github.com/dnecho/dnecho/minicluster/minitest"
 	"github.com/dnecho/dnecho/ozone/hadooprpc"
 	"github.com/dnecho/dnecho/ozone/kerberos"
 	"github.com/dnecho/dnecho/ozone/scm"
@@ -15,7 +16,7 @@ import (
 
 // secureCluster starts a Kerberized cluster (tokens, TLS, alice the only administrator).
 func secureCluster(t *testing.T, k *testkdc.Ozone, prot ...hadooprpc.QOP) (*minicluster.Cluster, string) {
-	return startCluster(t, minicluster.Options{Tokens: true, TLS: true, Admins: []string{"alice"}, Security: &minicluster.Security{
+	return minitest.Start(t, minicluster.Options{Tokens: true, TLS: true, Admins: []string{"alice"}, Security: &minicluster.Security{
 		SCMPrincipal: testkdc.SCMPrincipal, SCMKeytab: k.SCMKeytab, OMPrincipal: testkdc.OMPrincipal, OMKeytab: k.OMKeytab, Protection: prot}})
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
+	"github.com/dnecho/dnecho/minicluster/minitest"
 	"github.com/dnecho/dnecho/minicluster/scmsim"
 	"github.com/dnecho/dnecho/ozone/scm"
 	"github.com/dnecho/dnecho/ozone/token"
@@ -21,20 +22,6 @@ import (
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
-
-func startCluster(t *testing.T, o minicluster.Options) (*minicluster.Cluster, string) {
-	t.Helper()
-	c, err := minicluster.Start(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	dir := t.TempDir()
-	if err := c.WriteConf(dir); err != nil {
-		t.Fatal(err)
-	}
-	return c, dir
-}
 
 func open(t *testing.T, s Spec) *Session {
 	t.Helper()
@@ -47,7 +34,7 @@ func open(t *testing.T, s Spec) *Session {
 }
 
 func TestOpenFromConfAndSCM(t *testing.T) {
-	c, dir := startCluster(t, minicluster.Options{})
+	c, dir := minitest.Start(t, minicluster.Options{})
 	for name, s := range map[string]Spec{
 		"conf":          {Cluster: Cluster{ConfDir: dir}, ContainerID: 2},
 		"scm":           {Cluster: Cluster{SCM: c.SCMAddrs()}, ContainerID: 2},
@@ -72,7 +59,7 @@ func TestOpenFromConfAndSCM(t *testing.T) {
 }
 
 func TestTokenModes(t *testing.T) {
-	_, dir := startCluster(t, minicluster.Options{Tokens: true})
+	_, dir := minitest.Start(t, minicluster.Options{Tokens: true})
 	sess := open(t, Spec{Cluster: Cluster{ConfDir: dir}, ContainerID: 1})
 	tok, err := token.Decode(sess.Target().Token)
 	if err != nil || tok.Kind != "HDDS_CONTAINER_TOKEN" || tok.Service != "#1" {
@@ -96,7 +83,7 @@ func isField(err error, f Field) bool {
 }
 
 func TestOpenErrors(t *testing.T) {
-	_, dir := startCluster(t, minicluster.Options{})
+	_, dir := minitest.Start(t, minicluster.Options{})
 	t.Setenv("OZONE_CONF_DIR", "")
 	if _, err := Open(context.Background(), Spec{ContainerID: 1}, nil); !errors.Is(err, ErrNoCluster) {
 		t.Errorf("no cluster: %v", err)
@@ -164,7 +151,7 @@ func TestOpenInterrupted(t *testing.T) {
 // Without a CA file the CA certificates come from the Ozone Manager, as freon takes them; when the
 // OM cannot be asked, the error names the CA option.
 func TestTLSCAFromFileOrOM(t *testing.T) {
-	_, dir := startCluster(t, minicluster.Options{TLS: true})
+	_, dir := minitest.Start(t, minicluster.Options{TLS: true})
 	fromOM := open(t, Spec{Cluster: Cluster{ConfDir: dir}, ContainerID: 1})
 	if r := fromOM.Echo(context.Background(), 0); !r.OK() || len(fromOM.Target().CAPEM) == 0 {
 		t.Fatalf("echo over TLS with the OM's CA: %+v", r)
@@ -184,7 +171,7 @@ func TestTLSCAFromFileOrOM(t *testing.T) {
 
 // Clients are made on first use, and worker i uses client i mod Clients.
 func TestClientsAreLazy(t *testing.T) {
-	c, _ := startCluster(t, minicluster.Options{})
+	c, _ := minitest.Start(t, minicluster.Options{})
 	sess := open(t, Spec{Cluster: Cluster{SCM: c.SCMAddrs()}, ContainerID: 1, Clients: MaxClients})
 	p := sess.gen.Load().pool
 	if p.made() != 1 {
@@ -206,7 +193,7 @@ func TestClientsAreLazy(t *testing.T) {
 }
 
 func TestPrepareSharesCalls(t *testing.T) {
-	c, _ := startCluster(t, minicluster.Options{})
+	c, _ := minitest.Start(t, minicluster.Options{})
 	sess := open(t, Spec{Cluster: Cluster{SCM: c.SCMAddrs()}, ContainerID: 1})
 	a, err := sess.Prepare(Request{PayloadResp: 1024, ReadOnly: false})
 	if err != nil {
@@ -230,7 +217,7 @@ func TestPrepareSharesCalls(t *testing.T) {
 
 // The measurement covers the DataNode's time: with 20 ms injected, every latency is at least that.
 func TestLatencyCoversTheResponse(t *testing.T) {
-	c, _ := startCluster(t, minicluster.Options{Faults: dnsim.Faults{Latency: 20 * time.Millisecond}})
+	c, _ := minitest.Start(t, minicluster.Options{Faults: dnsim.Faults{Latency: 20 * time.Millisecond}})
 	sess := open(t, Spec{Cluster: Cluster{SCM: c.SCMAddrs()}, ContainerID: 1})
 	for range 3 {
 		if r := sess.Echo(context.Background(), 0); !r.OK() || r.Latency < 20*time.Millisecond {
@@ -240,7 +227,7 @@ func TestLatencyCoversTheResponse(t *testing.T) {
 }
 
 func TestCloseEndsCalls(t *testing.T) {
-	c, _ := startCluster(t, minicluster.Options{})
+	c, _ := minitest.Start(t, minicluster.Options{})
 	sess, err := Open(context.Background(), Spec{Cluster: Cluster{SCM: c.SCMAddrs()}, ContainerID: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -313,7 +300,7 @@ func echoThroughMove(t *testing.T, c *minicluster.Cluster, spec Spec) (*Session,
 func TestReresolveAfterDataNodesMove(t *testing.T) {
 	for _, stream := range []Stream{StreamNew, StreamReuse} {
 		t.Run(string(stream), func(t *testing.T) {
-			c, _ := startCluster(t, minicluster.Options{})
+			c, _ := minitest.Start(t, minicluster.Options{})
 			sess, log, failures := echoThroughMove(t, c, Spec{ContainerID: 1, Stream: stream, ReresolveAfter: 100 * time.Millisecond})
 			if failures == 0 || sess.Reresolutions() != 1 {
 				t.Errorf("%d failures, %d re-resolutions; want some and 1", failures, sess.Reresolutions())
@@ -329,7 +316,7 @@ func TestReresolveAfterDataNodesMove(t *testing.T) {
 }
 
 func TestNoReresolveKeepsThePipeline(t *testing.T) {
-	c, _ := startCluster(t, minicluster.Options{})
+	c, _ := minitest.Start(t, minicluster.Options{})
 	var log eventLog
 	sess, err := Open(context.Background(), Spec{Cluster: Cluster{SCM: c.SCMAddrs()}, ContainerID: 1,
 		NoReresolve: true, ReresolveAfter: 50 * time.Millisecond}, log.observe)
@@ -355,7 +342,7 @@ func TestNoReresolveKeepsThePipeline(t *testing.T) {
 // builds for each lookup, with a new id each time: after a move every Result names the pipeline
 // it went to, not the first one.
 func TestResultsNameThePipelineAfterAMove(t *testing.T) {
-	c, _ := startCluster(t, minicluster.Options{})
+	c, _ := minitest.Start(t, minicluster.Options{})
 	if err := c.SCM().AddContainer(scmsim.Container{ID: 1, State: hddspb.LifeCycleState_CLOSED, PipelineID: c.PipelineID()}); err != nil {
 		t.Fatal(err)
 	}
@@ -397,8 +384,8 @@ func TestResultsNameThePipelineAfterAMove(t *testing.T) {
 // A CA that did not sign the DataNodes' certificates fails every transport at once with the
 // reason; over Ratis, retrying the handshake (as Java does for minutes) would only hide it.
 func TestUntrustedCAFailsAtOnce(t *testing.T) {
-	_, dir := startCluster(t, minicluster.Options{TLS: true})
-	_, other := startCluster(t, minicluster.Options{TLS: true})
+	_, dir := minitest.Start(t, minicluster.Options{TLS: true})
+	_, other := minitest.Start(t, minicluster.Options{TLS: true})
 	for _, tr := range []Transport{TransportGRPC, TransportRatis} {
 		sess := open(t, Spec{Cluster: Cluster{ConfDir: dir}, ContainerID: 1, Transport: tr, TLSCA: []string{filepath.Join(other, minicluster.CAFile)}})
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
