@@ -19,6 +19,7 @@ import (
 	"github.com/dnecho/dnecho/engine/output/dashboard"
 	"github.com/dnecho/dnecho/engine/summary"
 	"github.com/dnecho/dnecho/engine/ui"
+	"github.com/dnecho/dnecho/internal/echometrics"
 	"github.com/dnecho/dnecho/internal/exitcode"
 )
 
@@ -109,14 +110,15 @@ func runAggregate(sig *signals, s streams, f *aggregateFlags) error {
 	}
 	var report *dashboard.Output
 	if f.report != "" {
-		if report, err = dashboard.New(output.Params{Arg: "port=-1&export=" + f.report, Logger: log}); err != nil {
+		if report, err = dashboard.New(output.Params{Arg: "port=-1&export=" + f.report, Logger: log, Charts: echometrics.Charts}); err != nil {
 			return withCode(exitcode.InvalidConfig, fmt.Errorf("--report: %w", err))
 		}
 		if err := report.Start(); err != nil {
 			return withCode(exitcode.Failure, err)
 		}
 	}
-	o := aggregate.Options{Listener: ln, Interval: f.interval, JoinTimeout: f.joinTimeout, Instances: f.instances, Logger: log}
+	o := aggregate.Options{Listener: ln, Interval: f.interval, JoinTimeout: f.joinTimeout, Instances: f.instances, Logger: log,
+		Charts: echometrics.Charts}
 	if report != nil {
 		o.Samples, o.Thresholds = samplesTo{report}, report.SetThresholds
 	}

@@ -37,7 +37,7 @@ func openFreonOutputs(specs []string, env map[string]string, s streams, logw *fr
 	if len(specs) == 0 && !strings.EqualFold(env["K6_WEB_DASHBOARD"], "true") {
 		return nil, nil
 	}
-	set, err := builtin.Open(specs, output.Params{Env: env, Stdout: s.out, Logger: slog.New(freonLogHandler{logw})})
+	set, err := builtin.Open(specs, output.Params{Env: env, Stdout: s.out, Logger: slog.New(freonLogHandler{logw}), Charts: echometrics.Charts})
 	if err != nil {
 		return nil, withCode(exitUsage, err)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/dnecho/dnecho/engine/options"
 	"github.com/dnecho/dnecho/engine/runner"
 	"github.com/dnecho/dnecho/engine/ui"
+	"github.com/dnecho/dnecho/internal/echometrics"
 	"github.com/dnecho/dnecho/internal/exitcode"
 	"github.com/dnecho/dnecho/internal/vumemory"
 	"github.com/dnecho/dnecho/minicluster"
@@ -224,7 +225,7 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 	cfg := runner.Config{
 		Layers: layers, Env: scriptEnv, SystemEnv: sysEnv,
 		Stdout: s.out, Stderr: s.err, StdoutTTY: outTTY, StderrTTY: errTTY,
-		Logger: log, ConsoleLogger: cl.console, Display: disp, Hard: sig.hard, Breakdowns: dnechoBreakdowns(),
+		Logger: log, ConsoleLogger: cl.console, Display: disp, Hard: sig.hard, Breakdowns: dnechoBreakdowns(), Charts: echometrics.Charts,
 		Remote:           remoteModules(log),
 		Modules:          map[string]modules.Factory{dnechoext.ImportPath: dnechoext.Factory(defaults)},
 		FailOnOutputLoss: failOnLoss,

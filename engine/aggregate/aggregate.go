@@ -22,6 +22,7 @@ import (
 	"github.com/dnecho/dnecho/engine/aggregate/wire"
 	"github.com/dnecho/dnecho/engine/ingest"
 	"github.com/dnecho/dnecho/engine/metrics"
+	"github.com/dnecho/dnecho/engine/output"
 	"github.com/dnecho/dnecho/engine/threshold"
 )
 
@@ -48,6 +49,9 @@ type Options struct {
 	// Samples, when set, receives samples synthesised from the deltas of the metrics the web
 	// dashboard charts (see Synthesize), for one HTML report of the whole test.
 	Samples metrics.Pusher
+	// Charts names the metrics Samples receives besides the iteration metrics (the report's
+	// Charts, filled by the front end).
+	Charts output.Charts
 	// Thresholds, when set, is told the test's thresholds once the first instance brings them
 	// (the report shows their state). It must not block.
 	Thresholds func(*threshold.Set)
@@ -65,6 +69,7 @@ type Aggregator struct {
 
 	reg       *metrics.Registry
 	builtins  *metrics.Builtins
+	charted   map[string]bool // the metrics whose deltas go to o.Samples
 	collector *ingest.Collector
 	testTags  *metrics.Tags // of the gauges the aggregator computes (none)
 
@@ -98,7 +103,11 @@ func New(o Options) *Aggregator {
 	}
 	reg := metrics.NewRegistry()
 	b := metrics.RegisterBuiltins(reg)
-	return &Aggregator{o: o, log: log, reg: reg, builtins: b, testTags: metrics.NewTags(nil),
+	charted := map[string]bool{}
+	for _, m := range o.Charts.Metrics() {
+		charted[m] = true
+	}
+	return &Aggregator{o: o, log: log, reg: reg, builtins: b, charted: charted, testTags: metrics.NewTags(nil),
 		collector: ingest.New(ingest.Options{Builtins: b}),
 		changed:   make(chan struct{}), verdict: make(chan struct{}), unidentified: make(chan struct{}, maxUnidentified)}
 }

@@ -245,7 +245,7 @@ func (a *Aggregator) apply(in *instance, st *wire.State) error {
 			continue // one instance's count: the test's is the sum (pushVUs)
 		}
 		a.collector.AddDelta(ref.m, ref.tags, &sd.Delta)
-		if a.o.Samples != nil {
+		if a.o.Samples != nil && a.charted[ref.m.Name] {
 			if smp := Synthesize(ref.m, ref.tags, &sd.Delta); len(smp) > 0 {
 				a.o.Samples.PushSamples(smp)
 			}

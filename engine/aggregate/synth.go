@@ -4,21 +4,14 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/engine/metrics"
-	"github.com/dnecho/dnecho/engine/output/dashboard"
 )
 
-// charted are the metrics the web dashboard draws (engine/output/dashboard/collect.go).
-var charted = map[string]bool{
-	dashboard.LatencyMetric: true, dashboard.RequestsMetric: true,
-	"iterations": true, "iteration_duration": true,
-}
-
-// Synthesize turns a delta of a charted metric into samples at the delta's last sample time
-// that chart the same: a counter as one sample of its sum, a trend as its values (a bucket's
-// lowest value once per value it holds). Other metrics give none; vus is charted from the
-// instances' own counts instead.
+// Synthesize turns a delta of a charted metric (Options.Charts) into samples at the delta's
+// last sample time that chart the same: a counter as one sample of its sum, a trend as its values
+// (a bucket's lowest value once per value it holds). Other metric types give none; vus is charted
+// from the instances' own counts instead.
 func Synthesize(m *metrics.Metric, tags *metrics.Tags, d *metrics.Delta) []metrics.Sample {
-	if !charted[m.Name] || d.N <= 0 {
+	if d.N <= 0 {
 		return nil
 	}
 	at := d.Last

@@ -34,6 +34,8 @@ type Params struct {
 	Thresholds *threshold.Set
 	// Logger receives the outputs' warnings (a store that is down); nil discards them.
 	Logger *slog.Logger
+	// Charts names the metrics and tags the web dashboard charts; empty charts iterations.
+	Charts Charts
 }
 
 // EnabledSystemTags returns p.SystemTags or the default set.

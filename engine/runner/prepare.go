@@ -164,7 +164,7 @@ func (t *testRun) buildThresholds() error {
 func (t *testRun) startOutputs() error {
 	set, err := builtin.Open(t.opts.Out, output.Params{
 		Env: t.cfg.SystemEnv, Stdout: t.cfg.Stdout, Logger: t.log,
-		SystemTags: t.opts.EnabledSystemTags(), Thresholds: t.ths,
+		SystemTags: t.opts.EnabledSystemTags(), Thresholds: t.ths, Charts: t.cfg.Charts,
 	})
 	if err != nil {
 		return &options.Error{Option: "output", Err: err}

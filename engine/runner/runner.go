@@ -23,6 +23,7 @@ import (
 	"github.com/dnecho/dnecho/engine/js"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/options"
+	"github.com/dnecho/dnecho/engine/output"
 	"github.com/dnecho/dnecho/engine/restapi"
 	"github.com/dnecho/dnecho/engine/summary"
 	"github.com/dnecho/dnecho/engine/ui"
@@ -53,6 +54,9 @@ type Config struct {
 	// Breakdowns are the metrics the summary shows per value of a tag (e.g. a protocol module's
 	// latency per server), so one slow target stands out.
 	Breakdowns []Breakdown
+	// Charts names the metrics and tags the web dashboard charts as calls (a protocol module's);
+	// empty, it charts iterations.
+	Charts output.Charts
 
 	// Stdout receives the summary (and `-o json=-`); Stderr receives handleSummary's "stderr".
 	Stdout, Stderr io.Writer

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/engine/metrics"
+	"github.com/dnecho/dnecho/engine/output"
 	"github.com/dnecho/dnecho/ozone/echo"
 )
 
@@ -34,6 +35,10 @@ const (
 // PerDataNode are the metrics whose end-of-test summary is worth breaking down by DataNode: with
 // calls spread over replicas one slow or failing node stands out.
 var PerDataNode = []string{ReqDuration, Reqs, ReqFailed}
+
+// Charts are the metrics and tags the web dashboard and the reports chart as calls: latency
+// percentiles and p99 per DataNode from ReqDuration, calls per second per result from Reqs.
+var Charts = output.Charts{Latency: ReqDuration, Requests: Reqs, Breakdown: TagDataNode, Result: TagResult}
 
 // SamplesPerCall is how many samples Fill writes for one call.
 const SamplesPerCall = 5

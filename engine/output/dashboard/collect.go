@@ -6,16 +6,8 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/engine/metrics"
+	"github.com/dnecho/dnecho/engine/output"
 	"github.com/dnecho/dnecho/engine/threshold"
-)
-
-// The metrics and tags the charts read. They are the k6/x/dnecho module's (xdnecho/metrics.go);
-// a script without that module gets its iterations and iteration_duration instead.
-const (
-	LatencyMetric  = "dnecho_req_duration"
-	RequestsMetric = "dnecho_reqs"
-	BreakdownTag   = "datanode"
-	ResultTag      = "result"
 )
 
 // collector folds samples into one point per period, by sample time. A period closes once it
@@ -26,7 +18,8 @@ type collector struct {
 	period time.Duration
 	start  time.Time
 	ths    *atomic.Pointer[threshold.Set] // the Output's; nil until known (the aggregator learns them late)
-	dnecho bool                           // a dnecho metric was seen: chart echo calls, not iterations
+	charts output.Charts                  // the metrics and tags charted as calls
+	calls  bool                           // a charted call metric was seen: chart calls, not iterations
 
 	open     map[int64]*window // by period index since start
 	next     int64             // index of the oldest period not yet closed
@@ -60,8 +53,8 @@ type Point struct {
 	FailingCount int                `json:"thf"`
 }
 
-func newCollector(period time.Duration, start time.Time, ths *atomic.Pointer[threshold.Set]) *collector {
-	return &collector{period: period, start: start, ths: ths, open: map[int64]*window{}, lastTime: start.UnixMilli(), totals: newTotals()}
+func newCollector(period time.Duration, start time.Time, ths *atomic.Pointer[threshold.Set], charts output.Charts) *collector {
+	return &collector{period: period, start: start, ths: ths, charts: charts, open: map[int64]*window{}, lastTime: start.UnixMilli(), totals: newTotals()}
 }
 
 func (c *collector) window(t time.Time) *window {
@@ -77,17 +70,17 @@ func (c *collector) window(t time.Time) *window {
 // add folds one sample into its period and into the test's totals.
 func (c *collector) add(s *metrics.Sample) {
 	w := c.window(s.Time)
-	switch s.Metric.Name {
-	case LatencyMetric:
-		c.dnecho = true
+	switch s.Metric.Name { // a metric is never named "", so unnamed charts match nothing
+	case c.charts.Latency:
+		c.calls = true
 		w.latency.add(s.Value)
-		if dn, ok := s.Tags.Get(BreakdownTag); ok {
-			w.tag(dn).add(s.Value)
+		if v, ok := c.tag(s, c.charts.Breakdown); ok {
+			w.tag(v).add(s.Value)
 		}
-	case RequestsMetric:
-		c.dnecho = true
+	case c.charts.Requests:
+		c.calls = true
 		w.reqs += s.Value
-		r, _ := s.Tags.Get(ResultTag)
+		r, _ := c.tag(s, c.charts.Result)
 		w.results[r] += s.Value
 	case "iterations":
 		w.iters += s.Value
@@ -101,7 +94,15 @@ func (c *collector) add(s *metrics.Sample) {
 	if s.Metric.Name != "vus" && s.Time.After(c.lastSample) {
 		c.lastSample = s.Time
 	}
-	c.totals.add(s)
+	c.totals.add(s, c.charts)
+}
+
+// tag is s's value of key; an unnamed key has none.
+func (c *collector) tag(s *metrics.Sample, key string) (string, bool) {
+	if key == "" {
+		return "", false
+	}
+	return s.Tags.Get(key)
 }
 
 // advance closes, in order, every period that ended before now - Grace; it reports whether any
@@ -166,7 +167,7 @@ func (c *collector) close(w *window, end time.Time) {
 		secs = c.period.Seconds()
 	}
 	lat, reqs := w.latency.ranker(), w.reqs
-	if !c.dnecho {
+	if !c.calls {
 		lat, reqs = w.iterDur.ranker(), w.iters
 	}
 	p := Point{Time: end.UnixMilli(), RequestsPS: reqs / secs, PerTagP99: map[string]float64{}, ResultsPS: map[string]float64{}}

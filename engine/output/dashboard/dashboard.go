@@ -3,7 +3,8 @@
 // K6_WEB_DASHBOARD_EXPORT a self-contained HTML report written at the end, with the same charts,
 // the end-of-test summary and the thresholds.
 //
-// Charts: calls per second, latency percentiles per period, p99 per DataNode, calls per result
+// Charts (of the calls output.Params.Charts names, else of iterations): calls per second,
+// latency percentiles per period, p99 per value of a tag (per DataNode), calls per result
 // code, VUs, the thresholds' state and a histogram of the whole test's latency; the header shows
 // the whole test's rate and p99. The page and the report use uPlot (MIT), vendored under
 // assets/uplot with its licence; k6's own dashboard assets are AGPL and not used.
@@ -33,6 +34,7 @@ import (
 // Output serves the live dashboard and writes the report.
 type Output struct {
 	cfg     Config
+	charts  output.Charts
 	log     *slog.Logger
 	batcher *output.Batcher
 	now     func() time.Time
@@ -58,9 +60,9 @@ func New(p output.Params) (*Output, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	o := &Output{cfg: cfg, log: log, now: time.Now}
+	o := &Output{cfg: cfg, charts: p.Charts, log: log, now: time.Now}
 	o.ths.Store(p.Thresholds)
-	o.col = newCollector(cfg.Period, time.Now(), &o.ths)
+	o.col = newCollector(cfg.Period, time.Now(), &o.ths, o.charts)
 	o.data.Store([]byte(`{"points":[]}`))
 	o.batcher = output.NewBatcher(min(time.Second, cfg.Period), o.fold)
 	o.batcher.SetLimit(output.DefaultPendingLimit)
@@ -82,7 +84,7 @@ func (o *Output) Start() error {
 	if o.cfg.Record != "" {
 		o.log.Warn("web-dashboard: recording events (K6_WEB_DASHBOARD_RECORD) is not supported; use K6_WEB_DASHBOARD_EXPORT for a report")
 	}
-	o.col = newCollector(o.cfg.Period, o.now(), &o.ths)
+	o.col = newCollector(o.cfg.Period, o.now(), &o.ths, o.charts)
 	if o.cfg.Port >= 0 {
 		o.serve()
 	}
@@ -151,7 +153,7 @@ type document struct {
 
 func (o *Output) document(final bool) document {
 	return document{Start: o.col.start.UnixMilli(), Period: o.cfg.Period.Milliseconds(), Points: o.col.points,
-		Totals: o.col.wholeTest(o.now()), Thresholds: o.col.thresholds(true), Iterations: !o.col.dnecho, Final: final}
+		Totals: o.col.wholeTest(o.now()), Thresholds: o.col.thresholds(true), Iterations: !o.col.calls, Final: final}
 }
 
 func (o *Output) publish(final bool) {

@@ -30,7 +30,7 @@ func TestCollectorPeriods(t *testing.T) {
 	reg := metrics.NewRegistry()
 	reqs := reg.MustNewMetric(RequestsMetric, metrics.Counter, metrics.Default)
 	start := time.Unix(1000, 0)
-	c := newCollector(time.Second, start, new(atomic.Pointer[threshold.Set]))
+	c := newCollector(time.Second, start, new(atomic.Pointer[threshold.Set]), testCharts)
 	tags := metrics.NewTags(map[string]string{ResultTag: "SUCCESS"})
 	for i := range 30 { // 10 calls per second for 3 s, delivered out of order
 		at := start.Add(time.Duration((i*7)%30)*100*time.Millisecond + 50*time.Millisecond)
@@ -70,7 +70,7 @@ func TestCollectorFoldsTheLastPartialPeriod(t *testing.T) {
 	reqs := reg.MustNewMetric(RequestsMetric, metrics.Counter, metrics.Default)
 	lat := reg.MustNewMetric(LatencyMetric, metrics.Trend, metrics.Time)
 	start := time.Unix(1000, 0)
-	c := newCollector(time.Second, start, new(atomic.Pointer[threshold.Set]))
+	c := newCollector(time.Second, start, new(atomic.Pointer[threshold.Set]), testCharts)
 	for i := range 24 { // 10 calls per second until 2.35 s; the output stops at 3.2 s
 		at := start.Add(time.Duration(i)*100*time.Millisecond + 50*time.Millisecond)
 		c.add(&metrics.Sample{Metric: reqs, Time: at, Value: 1, Tags: metrics.NewTags(nil)})
@@ -101,7 +101,7 @@ func TestWholeTest(t *testing.T) {
 	lat := reg.MustNewMetric(LatencyMetric, metrics.Trend, metrics.Time)
 	vus := reg.MustNewMetric("vus", metrics.Gauge, metrics.Default)
 	start := time.Unix(1000, 0)
-	c := newCollector(time.Second, start, new(atomic.Pointer[threshold.Set]))
+	c := newCollector(time.Second, start, new(atomic.Pointer[threshold.Set]), testCharts)
 	want := metrics.NewTrendSink(metrics.Time)
 	for i := range 3000 { // 3000 calls over 3 s, latency 0.01-300 ms; the last second much slower
 		at := start.Add(time.Duration(i) * time.Millisecond)

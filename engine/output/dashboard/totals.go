@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/engine/metrics"
+	"github.com/dnecho/dnecho/engine/output"
 )
 
 // totals are the whole test's numbers the header and the histogram show. The latency sinks are
@@ -21,12 +22,12 @@ func newTotals() totals {
 	return totals{latency: metrics.NewTrendSink(metrics.Time), iterDur: metrics.NewTrendSink(metrics.Time)}
 }
 
-func (t *totals) add(s *metrics.Sample) {
+func (t *totals) add(s *metrics.Sample, charts output.Charts) {
 	switch s.Metric.Name {
-	case LatencyMetric:
+	case charts.Latency:
 		t.latency.Add(*s)
 		t.latHist.add(s.Value)
-	case RequestsMetric:
+	case charts.Requests:
 		t.reqs += s.Value
 	case "iterations":
 		t.iters += s.Value
@@ -53,7 +54,7 @@ func (c *collector) wholeTest(now time.Time) Totals {
 		now = c.end
 	}
 	n, lat, h := c.totals.reqs, c.totals.latency, &c.totals.latHist
-	if !c.dnecho {
+	if !c.calls {
 		n, lat, h = c.totals.iters, c.totals.iterDur, &c.totals.iterHist
 	}
 	t := Totals{Count: n, Secs: now.Sub(c.start).Seconds(), Hist: h.bins()}
