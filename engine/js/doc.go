@@ -2,7 +2,7 @@
 //
 // Each file is transformed once per test with esbuild (TypeScript types stripped, ES modules
 // rewritten to CommonJS, a source map kept so errors point at the original file:line:column) and
-// compiled once into a goja program. Every VU owns its own runtime and evaluates those programs in
+// compiled once into a goja program (package loader). Every VU owns its own runtime and evaluates those programs in
 // it. Imports resolve to local files (relative, with or without extension, read through
 // Config.Files), to https:// modules (Config.Remote), to the built-in modules k6, k6/metrics,
 // k6/execution, k6/timers, k6/encoding, k6/crypto and k6/data, or to the Go modules given in
