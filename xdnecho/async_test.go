@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dnecho/dnecho/echometrics"
 	"github.com/dnecho/dnecho/engine/exec"
-	"github.com/dnecho/dnecho/internal/echometrics"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
 	"github.com/dnecho/dnecho/minicluster/minitest"

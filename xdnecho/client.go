@@ -7,9 +7,9 @@ import (
 
 	"github.com/dop251/goja"
 
+	"github.com/dnecho/dnecho/echometrics"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/metrics"
-	"github.com/dnecho/dnecho/internal/echometrics"
 	"github.com/dnecho/dnecho/ozone/echo"
 )
 

@@ -3,9 +3,9 @@ package xdnecho
 import (
 	"time"
 
+	"github.com/dnecho/dnecho/echometrics"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/metrics"
-	"github.com/dnecho/dnecho/internal/echometrics"
 	"github.com/dnecho/dnecho/ozone/echo"
 )
 

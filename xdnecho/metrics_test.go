@@ -4,9 +4,9 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/dnecho/dnecho/echometrics"
 	"github.com/dnecho/dnecho/engine/exec"
 	"github.com/dnecho/dnecho/engine/metrics"
-	"github.com/dnecho/dnecho/internal/echometrics"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/minitest"
 	"github.com/dnecho/dnecho/ozone/datanode"

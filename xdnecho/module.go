@@ -23,8 +23,8 @@ import (
 
 	"github.com/dop251/goja"
 
+	"github.com/dnecho/dnecho/echometrics"
 	"github.com/dnecho/dnecho/engine/js/modules"
-	"github.com/dnecho/dnecho/internal/echometrics"
 	"github.com/dnecho/dnecho/ozone/echo"
 )
 

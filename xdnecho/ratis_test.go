@@ -3,8 +3,8 @@ package xdnecho
 import (
 	"testing"
 
+	"github.com/dnecho/dnecho/echometrics"
 	"github.com/dnecho/dnecho/engine/exec"
-	"github.com/dnecho/dnecho/internal/echometrics"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/minitest"
 )

@@ -13,13 +13,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dnecho/dnecho/echometrics"
 	"github.com/dnecho/dnecho/engine/aggregate"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/output"
 	"github.com/dnecho/dnecho/engine/output/dashboard"
 	"github.com/dnecho/dnecho/engine/summary"
 	"github.com/dnecho/dnecho/engine/ui"
-	"github.com/dnecho/dnecho/internal/echometrics"
 	"github.com/dnecho/dnecho/internal/exitcode"
 )
 

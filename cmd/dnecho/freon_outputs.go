@@ -7,11 +7,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dnecho/dnecho/echometrics"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/output"
 	"github.com/dnecho/dnecho/engine/output/builtin"
 	"github.com/dnecho/dnecho/freon"
-	"github.com/dnecho/dnecho/internal/echometrics"
 	"github.com/dnecho/dnecho/ozone/echo"
 )
 

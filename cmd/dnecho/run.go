@@ -14,12 +14,12 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/dnecho/dnecho/echometrics"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/null"
 	"github.com/dnecho/dnecho/engine/options"
 	"github.com/dnecho/dnecho/engine/runner"
 	"github.com/dnecho/dnecho/engine/ui"
-	"github.com/dnecho/dnecho/internal/echometrics"
 	"github.com/dnecho/dnecho/internal/exitcode"
 	"github.com/dnecho/dnecho/internal/vumemory"
 	"github.com/dnecho/dnecho/minicluster"
