@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/e2e/realkit"
+	"github.com/dnecho/dnecho/internal/testdeps"
 	"github.com/dnecho/dnecho/internal/realozone"
 	"github.com/dnecho/dnecho/internal/testkdc"
 )
@@ -54,12 +55,7 @@ const secureAddr = "10.254.77.1"
 // succeeds too; no ticket, a non-administrator and an untrusted CA fail with one clear line.
 func TestSecureRealCluster(t *testing.T) {
 	realozone.Require(t)
-	if err := realozone.CanCreateNetNS(); err != nil {
-		if os.Getenv(realozone.RequireEnv) == "1" {
-			t.Fatalf("secure real cluster: %v", err)
-		}
-		t.Skipf("secure real cluster: %v", err)
-	}
+	testdeps.Require(t, "secure real cluster", realozone.CanCreateNetNS(), "run the tests as root with iproute2 installed")
 	ns, err := realozone.CreateNetNS(fmt.Sprintf("dnecho-sec-%d", os.Getpid()), secureAddr)
 	if err != nil {
 		t.Fatal(err)
