@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/e2e/realkit"
-	"github.com/dnecho/dnecho/internal/testdeps"
 	"github.com/dnecho/dnecho/internal/realozone"
+	"github.com/dnecho/dnecho/internal/testdeps"
 	"github.com/dnecho/dnecho/internal/testkdc"
 )
 
