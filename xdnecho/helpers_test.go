@@ -2,6 +2,7 @@ package xdnecho
 
 import (
 	"context"
+	"github.com/dnecho/dnecho/engine/metrics/metricstest"
 	"github.com/dnecho/dnecho/internal/testkit"
 	"log/slog"
 	"path/filepath"
@@ -144,7 +145,7 @@ func wantErr(tb testing.TB, err error, parts ...string) {
 }
 
 // collector keeps every sample pushed to it.
-type collector = testkit.Samples
+type collector = metricstest.Samples
 
 // logBuffer is a goroutine-safe buffer for log output.
 type logBuffer = testkit.SyncBuffer

@@ -14,6 +14,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/metrics/metricstest"
 	"github.com/dnecho/dnecho/engine/plan"
 	"github.com/dnecho/dnecho/engine/scenario"
 	"github.com/dnecho/dnecho/internal/testkit"
@@ -278,7 +279,7 @@ type errText string
 func (e errText) Error() string { return string(e) }
 
 // collector keeps every sample pushed to it.
-type collector = testkit.Samples
+type collector = metricstest.Samples
 
 // logBuf is a goroutine-safe buffer for log output.
 type logBuf = testkit.SyncBuffer

@@ -1,13 +1,12 @@
 // Package testkit holds the small helpers many packages' tests need: a goroutine-safe buffer for
-// log output and a metrics.Pusher that records samples.
+// log output. Helpers that need the engine sit under it (engine/metrics/metricstest).
 package testkit
 
 import (
 	"bytes"
 	"sync"
-	"sync/atomic"
 
-	"github.com/dnecho/dnecho/engine/metrics"
+	"github.com/dnecho/dnecho/engine/metrics/metricstest"
 )
 
 // SyncBuffer is a bytes.Buffer safe for concurrent writers (loggers, progress displays).
@@ -30,58 +29,8 @@ func (s *SyncBuffer) String() string {
 	return s.b.String()
 }
 
-// Samples is a metrics.Pusher that keeps every sample pushed to it, safe for concurrent pushers.
-type Samples struct {
-	mu      sync.Mutex
-	samples []metrics.Sample
-	// Discard drops batches instead of keeping them (benchmarks), recycling them as the engine's
-	// collector does when no output holds them.
-	Discard atomic.Bool
-}
-
-// PushSamples implements metrics.Pusher.
-func (c *Samples) PushSamples(s []metrics.Sample) {
-	if c.Discard.Load() {
-		metrics.RecycleBatch(s)
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.samples = append(c.samples, s...)
-}
-
-// ByName returns the kept samples of one metric, in push order.
-func (c *Samples) ByName(name string) []metrics.Sample {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var out []metrics.Sample
-	for _, s := range c.samples {
-		if s.Metric != nil && s.Metric.Name == name {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// Sum adds up the values of one metric's samples.
-func (c *Samples) Sum(name string) float64 {
-	var t float64
-	for _, s := range c.ByName(name) {
-		t += s.Value
-	}
-	return t
-}
-
-// All returns a copy of every kept sample.
-func (c *Samples) All() []metrics.Sample {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]metrics.Sample(nil), c.samples...)
-}
-
-// Reset forgets the kept samples.
-func (c *Samples) Reset() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.samples = nil
-}
+// Samples is metricstest.Samples.
+//
+// Deprecated: use engine/metrics/metricstest; this alias stays only until engine/js's tests
+// import it from there.
+type Samples = metricstest.Samples
