@@ -3,7 +3,7 @@ package summary
 import "strings"
 
 // Categories of the text summary, in display order (docs/k6-compat.md#layout). CUSTOM holds user
-// and extension metrics (dnecho_*), and always comes first.
+// and extension metrics (those of a k6/x/... module), and always comes first.
 var categoryOrder = []string{"CUSTOM", "HTTP", "EXECUTION", "NETWORK", "BROWSER", "WEBVITALS", "GRPC", "WEBSOCKET"}
 
 var builtinCategory = map[string]string{

@@ -5,12 +5,12 @@
 // A front end that has samples but no script feeds a Set directly:
 //
 //	reg := metrics.NewRegistry()
-//	rtt := reg.MustNewMetric("dnecho_req_duration", metrics.Trend, metrics.Time)
+//	rtt := reg.MustNewMetric("req_duration", metrics.Trend, metrics.Time)
 //	set, err := builtin.Open([]string{"influxdb=http://127.0.0.1:8086/ozone", "web-dashboard"},
-//		output.Params{Env: env, Logger: log})
+//		output.Params{Env: env, Logger: log, Charts: output.Charts{Latency: "req_duration", ...}})
 //	if err != nil { ... }            // an invalid -o value or setting: nothing was started
 //	if err := set.Start(); err != nil { ... }
-//	tags := metrics.NewTags(map[string]string{"datanode": dn, "result": "SUCCESS"})
+//	tags := metrics.NewTags(map[string]string{"target": addr, "result": "SUCCESS"})
 //	set.PushSamples([]metrics.Sample{{Metric: rtt, Time: time.Now(), Value: ms, Tags: tags}})
 //	...
 //	results := set.Stop()           // flushes; one Result per output
