@@ -2,6 +2,7 @@ package js
 
 import (
 	"context"
+	"github.com/dnecho/dnecho/engine/metrics/metricstest"
 	"github.com/dnecho/dnecho/internal/testkit"
 	"log/slog"
 	"os"
@@ -102,7 +103,7 @@ var scenarioQuick = exec.Scenario{Name: "quick", Exec: "quick"}
 var scenarioDefault = exec.Scenario{Name: "default", Executor: "constant-vus"}
 
 // collector keeps every sample pushed to it.
-type collector = testkit.Samples
+type collector = metricstest.Samples
 
 // logBuffer is a goroutine-safe buffer for log output.
 type logBuffer = testkit.SyncBuffer

@@ -5,8 +5,6 @@ package testkit
 import (
 	"bytes"
 	"sync"
-
-	"github.com/dnecho/dnecho/engine/metrics/metricstest"
 )
 
 // SyncBuffer is a bytes.Buffer safe for concurrent writers (loggers, progress displays).
@@ -28,9 +26,3 @@ func (s *SyncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
-
-// Samples is metricstest.Samples.
-//
-// Deprecated: use engine/metrics/metricstest; this alias stays only until engine/js's tests
-// import it from there.
-type Samples = metricstest.Samples
