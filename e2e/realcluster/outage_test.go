@@ -19,10 +19,10 @@ import (
 // (after which SCM lists ports nobody serves). Each has its emulator counterpart.
 func TestDataNodeOutages(t *testing.T) {
 	c := cluster(t)
-	id := container(t, c)
-	t.Run("paused DataNode", func(t *testing.T) { pausedDataNode(t, c, id) })
-	t.Run("Ratis leader killed", func(t *testing.T) { leaderKilled(t, c, id) })
-	t.Run("DataNode restarted on new ports", func(t *testing.T) { restartedOnNewPorts(t, c, id) })
+	// Each on a new container: an outage may end with SCM closing the pipeline and its containers.
+	t.Run("paused DataNode", func(t *testing.T) { pausedDataNode(t, c, container(t, c)) })
+	t.Run("Ratis leader killed", func(t *testing.T) { leaderKilled(t, c, container(t, c)) })
+	t.Run("DataNode restarted on new ports", func(t *testing.T) { restartedOnNewPorts(t, c, container(t, c)) })
 }
 
 var membersRE = regexp.MustCompile(`DataNode\(s\) \[([^\]]+)\]`)
@@ -130,9 +130,25 @@ func leaderKilled(t *testing.T, c *realozone.Cluster, id int64) {
 	}
 	res := <-done
 	rep := parseReport(t, res)
-	t.Logf("leader %s killed after 5 s, restarted 5 s later: %d calls, %d failures, p99 in the report", m[1], rep.Successful, rep.Failures)
-	if res.Code != 0 || rep.Failures != 0 || rep.Successful == 0 {
-		t.Errorf("exit %d, %d failures, %d successful; want every write to succeed:\n%s", res.Code, rep.Failures, rep.Successful, tail(res.Out, 15))
+	t.Logf("leader %s killed after 5 s, restarted 5 s later: %d calls, %d failures", m[1], rep.Successful, rep.Failures)
+	switch {
+	case rep.Successful == 0:
+		t.Errorf("no write succeeded:\n%s", tail(res.Out, 15))
+	case rep.Failures == 0 && res.Code == 0:
+		// The usual outcome: the client followed the new leader and every write succeeded.
+	default:
+		// Sometimes the Raft group does not survive the loss on these two busy cores: a member
+		// asks SCM to close the pipeline, SCM closes its containers, and every write from then
+		// on is refused by the state machine. dnecho must then say exactly that, not time out
+		// or hang, and SCM must indeed list the container as no longer OPEN.
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		info, _ := c.Admin(ctx, "container", "info", fmt.Sprint(id))
+		if res.Code != 255 || !strings.Contains(res.Out, fmt.Sprintf("Failures by result: ContainerNotOpenException=%d", rep.Failures)) ||
+			strings.Contains(info, "Container State: OPEN") {
+			t.Errorf("exit %d, %d failures: want every failure a ContainerNotOpenException of a container SCM closed:\n%s\n%s", res.Code, rep.Failures, tail(res.Out, 15), tail(info, 8))
+		}
+		t.Logf("the pipeline did not survive the leader's loss: SCM closed container %d", id)
 	}
 }
 
@@ -149,6 +165,12 @@ func restartedOnNewPorts(t *testing.T, c *realozone.Cluster, id int64) {
 	if err := c.Restart(d, true); err != nil {
 		t.Fatal(err)
 	}
+	// Back on the ports SCM lists, so that the tests after this one find a working cluster.
+	defer func() {
+		if err := c.RestoreFirstPorts(d); err != nil {
+			t.Errorf("restore %s: %v", second, err)
+		}
+	}()
 	if d.GRPC() == second {
 		t.Fatalf("restarted on the same port %s", second)
 	}

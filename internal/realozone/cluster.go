@@ -76,6 +76,8 @@ type DataNode struct {
 	name  string
 	host  string
 	ports dnPorts
+	// firstPorts are the ports it first registered with, once Restart has moved it.
+	firstPorts dnPorts
 }
 
 // GRPC is the DataNode's Xceiver gRPC address (hdds.container.ipc.port).

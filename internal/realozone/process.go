@@ -236,10 +236,30 @@ func (c *Cluster) Restart(d *DataNode, newPorts bool) error {
 		if err != nil {
 			return err
 		}
+		if d.firstPorts == (dnPorts{}) {
+			d.firstPorts = d.ports
+		}
 		d.ports = ports
 		if err := c.writeDataNodeConf(d); err != nil {
 			return err
 		}
+	}
+	return c.startDaemon(d.name, d.name, dnMain)
+}
+
+// RestoreFirstPorts kills a DataNode that Restart moved to new ports and starts it again on the
+// ports it registered with, which SCM still lists (docs/real-ozone.md, "What the real cluster
+// showed"), so that later pipelines with it work again.
+func (c *Cluster) RestoreFirstPorts(d *DataNode) error {
+	if d.firstPorts == (dnPorts{}) {
+		return nil
+	}
+	if err := c.Kill(d); err != nil {
+		return err
+	}
+	d.ports, d.firstPorts = d.firstPorts, dnPorts{}
+	if err := c.writeDataNodeConf(d); err != nil {
+		return err
 	}
 	return c.startDaemon(d.name, d.name, dnMain)
 }
