@@ -14,6 +14,10 @@ import (
 	"github.com/dnecho/dnecho/minicluster/dnsim"
 )
 
+// These run last in the package (go test takes the files in name order, hence z_): an outage can
+// leave SCM closing the pipeline, and a test after it could get a container on a pipeline that is
+// about to close.
+//
 // DataNode outages on the real cluster, in an order that leaves the cluster usable for the next:
 // a paused DataNode (SIGSTOP), a killed Ratis leader, and last a DataNode restarted on new ports
 // (after which SCM lists ports nobody serves). Each has its emulator counterpart.
