@@ -1,18 +1,16 @@
 package realcluster
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
+	"github.com/dnecho/dnecho/internal/testkit"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 )
 
 // The examples that apply to a real cluster run with `dnecho run` against it (shortened through
 // each example's env knobs): every call succeeds, the exact count where the example fixes one, and
-// every threshold holds except latency ones, which promise an idle machine.
+// every threshold holds except latency ones, which promise an idle machine (testkit.CheckExampleSummary).
 func TestRunExamplesAgainstRealOzone(t *testing.T) {
 	c := cluster(t)
 	id := container(t, c)
@@ -33,31 +31,11 @@ func TestRunExamplesAgainstRealOzone(t *testing.T) {
 			if r.Code != 0 && r.Code != 99 {
 				t.Fatalf("exit %d\n%s", r.Code, tail(r.Out, 20))
 			}
-			b, err := os.ReadFile(export)
-			if err != nil {
-				t.Fatal(err)
+			want := 0.0
+			if name == "freon-equivalent.js" {
+				want = 2000 // ITERATIONS=2000
 			}
-			var sum struct {
-				Metrics map[string]map[string]any `json:"metrics"`
-			}
-			if err := json.Unmarshal(b, &sum); err != nil {
-				t.Fatal(err)
-			}
-			for metric, m := range sum.Metrics {
-				th, _ := m["thresholds"].(map[string]any)
-				for expr, crossed := range th {
-					if crossed == true && !strings.HasPrefix(metric, "dnecho_req_duration") {
-						t.Errorf("threshold %s %s crossed\n%s", metric, expr, tail(r.Out, 20))
-					}
-				}
-			}
-			reqs, _ := sum.Metrics["dnecho_reqs"]["count"].(float64)
-			if reqs < 10 || (name == "freon-equivalent.js" && reqs != 2000) {
-				t.Errorf("dnecho_reqs count %v", reqs)
-			}
-			if failed := sum.Metrics["dnecho_req_failed"]; failed == nil || failed["value"].(float64) != 0 {
-				t.Errorf("dnecho_req_failed %v\n%s", failed, tail(r.Out, 20))
-			}
+			testkit.CheckExampleSummary(t, export, want, tail(r.Out, 20))
 		})
 	}
 }
