@@ -206,7 +206,7 @@ func runDNEcho(sig *signals, s streams, f *dnEchoFlags) error {
 	if err != nil {
 		return err
 	}
-	res, err := freon.Session{
+	res, err := freon.Generator{
 		Options: f.run, Prefix: freon.ResolvePrefix(f.run.Prefix, os.Getenv, randIndex),
 		Interactive: interactive, Out: s.out, Log: logw,
 		Task: func(ctx context.Context, taskID int) freon.Outcome {

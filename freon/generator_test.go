@@ -8,12 +8,12 @@ import (
 	"testing"
 )
 
-// A session logs the start line, at most MaxLoggedErrors error lines, the report and the breakdown.
-func TestSessionLogsReportAndBreakdown(t *testing.T) {
+// A generator logs the start line, at most MaxLoggedErrors error lines, the report and the breakdown.
+func TestGeneratorLogsReportAndBreakdown(t *testing.T) {
 	o := DefaultOptions()
 	o.NumberOfTests, o.Threads, o.FailAtEnd = 50, 2, true
 	var out, log bytes.Buffer
-	s := Session{
+	g := Generator{
 		Options: o, Prefix: "abc",
 		Task: func(_ context.Context, id int) Outcome {
 			if id%2 == 0 {
@@ -23,7 +23,7 @@ func TestSessionLogsReportAndBreakdown(t *testing.T) {
 		},
 		Out: &out, Log: NewLogWriter(&log, nil),
 	}
-	res, err := s.Run(context.Background())
+	res, err := g.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
