@@ -8,28 +8,19 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/echometrics"
-	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/output"
 	"github.com/dnecho/dnecho/engine/output/builtin"
 	"github.com/dnecho/dnecho/freon"
 	"github.com/dnecho/dnecho/ozone/echo"
 )
 
-// freonOutputs are the freon command's -o outputs (and the web dashboard of K6_WEB_DASHBOARD):
-// the dnecho_* samples of every call, the same series `dnecho run` writes, and at the end the
-// freon report in the dashboard's HTML export.
+// freonOutputs are the freon command's -o outputs (and the web dashboard of K6_WEB_DASHBOARD),
+// fed by echometrics.Outputs; what is left here is how their end shows in freon's log and exit
+// status. nil without any output.
 type freonOutputs struct {
-	set     *builtin.Set
-	feed    *echometrics.Feed
-	vus     *metrics.Metric
-	threads float64
-	log     *freon.LogWriter
-	stop    chan struct{}
-	done    chan struct{}
+	outs *echometrics.Outputs
+	log  *freon.LogWriter
 }
-
-// feedInterval is how often buffered calls reach the outputs (and the vus gauge is sampled).
-const feedInterval = time.Second
 
 // openFreonOutputs builds the outputs of -o (and K6_WEB_DASHBOARD) without starting them, so a
 // bad value fails before SCM is asked; nil (and no cost per call) without any output.
@@ -49,45 +40,19 @@ func startFreonOutputs(set *builtin.Set, tags map[string]string, sess *echo.Sess
 	if set == nil {
 		return nil, nil
 	}
-	reg := metrics.NewRegistry()
-	m, err := echometrics.Register(reg)
+	outs, err := echometrics.StartOutputs(echometrics.OutputsConfig{
+		Set: set, Tags: echometrics.FixedTags(tags, sess), Mode: sess.Mode(), VUs: threads,
+	})
 	if err != nil {
 		return nil, err
 	}
-	vus, err := reg.NewMetric("vus", metrics.Gauge, metrics.Default)
-	if err != nil {
-		return nil, err
-	}
-	if err := set.Start(); err != nil {
-		return nil, err
-	}
-	o := &freonOutputs{
-		set: set, feed: echometrics.NewFeed(set, m, echometrics.FixedTags(tags, sess), sess.Mode()),
-		vus: vus, threads: float64(threads), log: logw, stop: make(chan struct{}), done: make(chan struct{}),
-	}
-	go o.loop()
-	return o, nil
+	return &freonOutputs{outs: outs, log: logw}, nil
 }
 
-// record feeds one call; interrupted calls are not measurements.
+// record feeds one call.
 func (o *freonOutputs) record(taskID int, r *echo.Result) {
-	if o != nil && !r.Interrupted {
-		o.feed.Record(uint64(taskID), time.Now(), r)
-	}
-}
-
-func (o *freonOutputs) loop() {
-	defer close(o.done)
-	t := time.NewTicker(feedInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-o.stop:
-			return
-		case now := <-t.C:
-			o.feed.Flush()
-			o.set.PushSamples([]metrics.Sample{{Metric: o.vus, Time: now, Value: o.threads, Tags: metrics.NewTags(nil)}})
-		}
+	if o != nil {
+		o.outs.Record(taskID, r)
 	}
 }
 
@@ -98,10 +63,7 @@ func (o *freonOutputs) close(hard context.Context, report string, d time.Duratio
 	if o == nil {
 		return nil
 	}
-	close(o.stop)
-	<-o.done
-	o.feed.Flush()
-	results := o.set.StopContext(hard)
+	results := o.outs.Close(hard)
 	var failed []string
 	for _, r := range results {
 		level := freon.LevelInfo
@@ -113,7 +75,7 @@ func (o *freonOutputs) close(hard context.Context, report string, d time.Duratio
 		}
 		_ = o.log.Log(freon.ThreadReport, level, freon.LoggerDNEchoNotes, r.Line())
 	}
-	if err := o.set.Finish(output.End{Text: report, Duration: d}); err != nil {
+	if err := o.outs.Finish(output.End{Text: report, Duration: d}); err != nil {
 		_ = o.log.Log(freon.ThreadReport, freon.LevelError, freon.LoggerDNEchoNotes, err.Error())
 		failed = append(failed, "the web dashboard's report")
 	}
