@@ -19,13 +19,13 @@ func (c *client) pipeline(goja.FunctionCall) goja.Value {
 		_ = o.Set("datanodes", rt.NewArray())
 		return o
 	}
-	tgt := c.sess.Target()
+	pl := c.sess.Placement()
 	addrs := map[string]string{}
 	for _, m := range c.sess.Members() {
 		addrs[m.UUID] = m.Addr
 	}
 	var dns []any
-	for _, m := range tgt.Pipeline.GetMembers() {
+	for _, m := range pl.Pipeline.GetMembers() {
 		id := memberUUID(m)
 		dn := rt.NewObject()
 		_ = dn.Set("uuid", id)
@@ -34,12 +34,12 @@ func (c *client) pipeline(goja.FunctionCall) goja.Value {
 		dns = append(dns, dn)
 	}
 	o := rt.NewObject()
-	_ = o.Set("containerId", tgt.Container.GetContainerID())
-	_ = o.Set("pipelineId", tgt.PipelineID())
-	_ = o.Set("containerState", tgt.Container.GetState().String())
+	_ = o.Set("containerId", pl.Container.GetContainerID())
+	_ = o.Set("pipelineId", pl.PipelineID())
+	_ = o.Set("containerState", pl.Container.GetState().String())
 	_ = o.Set("datanodes", rt.NewArray(dns...))
 	// The leader SCM lists (Ratis calls start there); "" when it lists none.
-	_ = o.Set("leader", tgt.Pipeline.GetLeaderID())
+	_ = o.Set("leader", pl.Pipeline.GetLeaderID())
 	return o
 }
 

@@ -201,7 +201,7 @@ func runDNEcho(sig *signals, s streams, f *dnEchoFlags) error {
 	if !spec.Request.ReadOnly && spec.Transport != echo.TransportRatis {
 		_ = logw.Log(freon.ThreadMain, freon.LevelWarn, freon.LoggerDNEcho, msgReadOnlyForced)
 	}
-	_ = logw.Log(freon.ThreadMain, freon.LevelInfo, freon.LoggerDNEchoNotes, "Target: "+sess.Target().Describe())
+	_ = logw.Log(freon.ThreadMain, freon.LevelInfo, freon.LoggerDNEchoNotes, "Target: "+sess.Placement().Describe())
 	outs, err := startFreonOutputs(outSet, tags, sess, f.run.Threads, logw)
 	if err != nil {
 		return err

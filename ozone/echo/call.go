@@ -12,7 +12,7 @@ import (
 // for concurrent use and stays valid when the session moves to another pipeline.
 type Call struct {
 	s   *Session
-	req datanode.Request // without Token, which belongs to the target
+	req datanode.Request // without Token, which belongs to the placement
 	enc atomic.Pointer[encoded]
 }
 
@@ -89,6 +89,6 @@ func (c *Call) prepared(g *generation, i int, cl *conn) (*prepared, error) {
 
 func (c *Call) encode(g *generation, cl *conn) (*prepared, error) {
 	r := c.req
-	r.Token = g.target.Token
+	r.Token = g.placement.Token
 	return cl.prepare(r)
 }

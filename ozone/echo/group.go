@@ -20,7 +20,7 @@ type Group struct {
 
 	mu       sync.Mutex
 	closed   bool
-	lookups  map[string]*pending[*Target]
+	lookups  map[string]*pending[*Placement]
 	sessions map[string]*pending[*Session]
 }
 
@@ -33,7 +33,7 @@ type pending[T any] struct {
 
 // NewGroup returns an empty group whose sessions report to obs.
 func NewGroup(obs Observer) *Group {
-	g := &Group{obs: obs, lookups: map[string]*pending[*Target]{}, sessions: map[string]*pending[*Session]{}}
+	g := &Group{obs: obs, lookups: map[string]*pending[*Placement]{}, sessions: map[string]*pending[*Session]{}}
 	g.ctx, g.cancel = context.WithCancel(context.Background())
 	return g
 }
@@ -52,7 +52,7 @@ func (g *Group) Open(ctx context.Context, spec Spec) (*Session, error) {
 	spec = spec.withDefaults()
 	sk := fmt.Sprintf("%#v", spec)
 	return wait(ctx, start(g, g.sessions, sk, func() (*Session, error) {
-		t, err := wait(g.ctx, start(g, g.lookups, lookupKey(spec), func() (*Target, error) {
+		t, err := wait(g.ctx, start(g, g.lookups, lookupKey(spec), func() (*Placement, error) {
 			return lookup(g.ctx, spec, g.obs)
 		}))
 		if err != nil {

@@ -15,8 +15,9 @@ import (
 	"github.com/dnecho/dnecho/proto/ratispb"
 )
 
-// Target is what a lookup found: the container, its pipeline and the token to send.
-type Target struct {
+// Placement is where a session's calls go, as a lookup found it: the container, its pipeline and
+// the token to send. (Spec.Target is something else: which of its members calls go to.)
+type Placement struct {
 	Container *hddspb.ContainerInfoProto
 	Pipeline  *hddspb.Pipeline
 	// Token is the encoded container token, "" when none is sent.
@@ -37,11 +38,11 @@ type Target struct {
 }
 
 // PipelineID is the pipeline's id as text (a UUID).
-func (t *Target) PipelineID() string { return hddspb.PipelineIDText(t.Pipeline.GetId()) }
+func (t *Placement) PipelineID() string { return hddspb.PipelineIDText(t.Pipeline.GetId()) }
 
-// Describe is a one-line description of the target for logs and headers: the members with the
+// Describe is a one-line description of the placement for logs and headers: the members with the
 // port the transport uses, and over Ratis the leader SCM lists.
-func (t *Target) Describe() string {
+func (t *Placement) Describe() string {
 	port, leader := "STANDALONE", ""
 	if t.Transport == TransportRatis {
 		port = ratispb.PortRatis
@@ -88,9 +89,9 @@ func loadConfig(c Cluster, getenv func(string) string) (*config.Config, string, 
 }
 
 // lookup reads the configuration, asks SCM for the container's pipeline (and token) and returns
-// the target; s has its defaults. While SCM is slow to answer, obs hears EventSlowLookup.
+// the placement; s has its defaults. While SCM is slow to answer, obs hears EventSlowLookup.
 // Errors say which step failed and why; the typed scm errors stay reachable with errors.As.
-func lookup(ctx context.Context, s Spec, obs Observer) (*Target, error) {
+func lookup(ctx context.Context, s Spec, obs Observer) (*Placement, error) {
 	cfg, dir, err := loadConfig(s.Cluster, os.Getenv)
 	if err != nil {
 		return nil, err
@@ -138,7 +139,7 @@ func lookup(ctx context.Context, s Spec, obs Observer) (*Target, error) {
 }
 
 // ask makes the SCM calls.
-func ask(ctx context.Context, s Spec, settings config.ClientSettings, addrs []string, auth *rpcAuth) (*Target, error) {
+func ask(ctx context.Context, s Spec, settings config.ClientSettings, addrs []string, auth *rpcAuth) (*Placement, error) {
 	retries := settings.SCMRetryLimit()
 	if retries <= 0 {
 		retries = scm.NoRetries // both retry keys set to 0: one attempt, not scm's default budget
@@ -158,7 +159,7 @@ func ask(ctx context.Context, s Spec, settings config.ClientSettings, addrs []st
 	if err != nil {
 		return nil, err
 	}
-	t := &Target{Container: lk.Container, Pipeline: lk.Pipeline, Settings: settings, SCMAddrs: addrs, User: auth.user}
+	t := &Placement{Container: lk.Container, Pipeline: lk.Pipeline, Settings: settings, SCMAddrs: addrs, User: auth.user}
 	switch s.Token {
 	case TokenAuto:
 		if settings.ContainerTokenEnabled {

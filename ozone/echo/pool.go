@@ -10,15 +10,15 @@ import (
 	"github.com/dnecho/dnecho/ozone/ratis"
 )
 
-// pool is freon's --clients for one target: n independent clients, each with its own
+// pool is freon's --clients for one placement: n independent clients, each with its own
 // connections (a gRPC client, or a Raft client over Ratis); worker i uses client i mod n.
 // Clients are made on first use, so a large n costs nothing until workers need them
 // (--clients 1000 with -n 5 makes five).
 type pool struct {
-	target *Target
-	opts   datanode.Options
-	ropts  *ratis.Options // nil: the gRPC transport
-	slots  []atomic.Pointer[conn]
+	placement *Placement
+	opts      datanode.Options
+	ropts     *ratis.Options // nil: the gRPC transport
+	slots     []atomic.Pointer[conn]
 
 	mu     sync.Mutex // creation and close
 	closed bool
@@ -67,8 +67,8 @@ func (c *conn) close() {
 	_ = c.grpc.Close() // never fails
 }
 
-func newPool(t *Target, o datanode.Options, ro *ratis.Options, n int) (*pool, error) {
-	p := &pool{target: t, opts: o, ropts: ro, slots: make([]atomic.Pointer[conn], n)}
+func newPool(t *Placement, o datanode.Options, ro *ratis.Options, n int) (*pool, error) {
+	p := &pool{placement: t, opts: o, ropts: ro, slots: make([]atomic.Pointer[conn], n)}
 	// The first client is made now: it checks the options and the pipeline's members (a Target
 	// naming no member, a member without a port) before any call is made.
 	if _, err := p.client(0); err != nil {
@@ -96,9 +96,9 @@ func (p *pool) client(i int) (*conn, error) {
 	c := &conn{}
 	var err error
 	if p.ropts != nil {
-		c.ratis, err = ratis.New(p.target.Pipeline, *p.ropts)
+		c.ratis, err = ratis.New(p.placement.Pipeline, *p.ropts)
 	} else {
-		c.grpc, err = datanode.New(p.target.Pipeline, p.opts)
+		c.grpc, err = datanode.New(p.placement.Pipeline, p.opts)
 	}
 	if err != nil {
 		return nil, err

@@ -182,7 +182,7 @@ func TestRatisOptionsFromConfiguration(t *testing.T) {
 	rc := config.RatisClient{RequestTimeout: 30 * time.Second, MaxOutstanding: 8, WriteTimeout: 70 * time.Second,
 		WatchTimeout: 30 * time.Second, Multilinear: []config.RetryStep{{Sleep: 5 * time.Second, Count: 6}},
 		ExpBaseSleep: time.Second, ExpMaxSleep: 5 * time.Second, ExpMaxRetries: 2}
-	tg := &Target{Settings: config.ClientSettings{Ratis: rc}}
+	tg := &Placement{Settings: config.ClientSettings{Ratis: rc}}
 	spec := Spec{ReresolveAfter: 10 * time.Second}
 	ro := ratisOptions(spec, tg, datanode.Options{})
 	want := &ratis.RetryPolicy{Multilinear: []ratis.Step{{Sleep: 5 * time.Second, Count: 6}},
@@ -192,7 +192,7 @@ func TestRatisOptionsFromConfiguration(t *testing.T) {
 	if ro.RequestTimeout != 30*time.Second || ro.MaxOutstanding != 8 || !reflect.DeepEqual(ro.Retry, want) {
 		t.Errorf("options %+v, retry %+v\nwant retry %+v", ro, ro.Retry, want)
 	}
-	if def := ratisOptions(spec, &Target{}, datanode.Options{}); def.RequestTimeout != ratis.DefaultRequestTimeout ||
+	if def := ratisOptions(spec, &Placement{}, datanode.Options{}); def.RequestTimeout != ratis.DefaultRequestTimeout ||
 		def.Retry.WriteTimeout != ratis.DefaultRetryPolicy().WriteTimeout || def.MaxOutstanding != 0 {
 		t.Errorf("without the keys: %+v %+v", def, def.Retry)
 	}

@@ -82,7 +82,7 @@ func (s *Session) reresolve(failing time.Duration) {
 			"looking container %d up again failed (carrying on with the pipeline found before): %v", s.spec.ContainerID, err)})
 		return
 	}
-	if samePlace(old.target, t) {
+	if samePlace(old.placement, t) {
 		s.obs.emit(Event{Kind: EventReresolveFailed, Message: fmt.Sprintf(
 			"SCM still lists container %d on the same DataNodes and ports; carrying on", s.spec.ContainerID)})
 		return
@@ -117,7 +117,7 @@ func (s *Session) reresolve(failing time.Duration) {
 }
 
 // samePlace reports whether two lookups found the same pipeline on the same addresses.
-func samePlace(a, b *Target) bool {
+func samePlace(a, b *Placement) bool {
 	return a.PipelineID() == b.PipelineID() && slices.Equal(places(a.Pipeline), places(b.Pipeline))
 }
 

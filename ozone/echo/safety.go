@@ -24,7 +24,7 @@ func (e *UnsafeWriteError) Error() string {
 }
 
 // checkWrite allows writes when SCM lists the container OPEN and on the pipeline that was found.
-func checkWrite(t *Target) error {
+func checkWrite(t *Placement) error {
 	c := t.Container
 	e := &UnsafeWriteError{Container: c.GetContainerID()}
 	pid, ok := hddspb.PipelineIDBytes(c.GetPipelineID())

@@ -35,8 +35,8 @@ func TestSecureClusterEveryProtection(t *testing.T) {
 					t.Setenv(kerberos.CCacheEnv, k.Kinit(t, "alice", k.AliceKeytab, ""))
 				}
 				sess := open(t, s)
-				if tgt := sess.Target(); tgt.Token == "" || len(tgt.CAPEM) == 0 || tgt.User != "alice@"+testkdc.Realm {
-					t.Fatalf("%s: token %q, %d CA bytes, user %q", login, tgt.Token, len(tgt.CAPEM), tgt.User)
+				if pl := sess.Placement(); pl.Token == "" || len(pl.CAPEM) == 0 || pl.User != "alice@"+testkdc.Realm {
+					t.Fatalf("%s: token %q, %d CA bytes, user %q", login, pl.Token, len(pl.CAPEM), pl.User)
 				}
 				for i := 0; i < 3; i++ {
 					if r := sess.Echo(context.Background(), uint64(i)); r.Err != nil {

@@ -43,13 +43,13 @@ type Session struct {
 
 // generation is one pipeline the session sends to, with its clients.
 type generation struct {
-	target   *Target
-	pool     *pool
-	pipeline string // target.PipelineID(), formatted once for every Result
+	placement *Placement
+	pool      *pool
+	pipeline  string // placement.PipelineID(), formatted once for every Result
 }
 
-func newGeneration(t *Target, p *pool) *generation {
-	return &generation{target: t, pool: p, pipeline: t.PipelineID()}
+func newGeneration(t *Placement, p *pool) *generation {
+	return &generation{placement: t, pool: p, pipeline: t.PipelineID()}
 }
 
 // Open validates spec, looks the container up from SCM and prepares the session. While SCM is
@@ -67,8 +67,8 @@ func Open(ctx context.Context, spec Spec, obs Observer) (*Session, error) {
 	return newSession(spec, t, obs)
 }
 
-// newSession builds a session on a looked-up target; spec is valid and has its defaults.
-func newSession(spec Spec, t *Target, obs Observer) (*Session, error) {
+// newSession builds a session on a looked-up placement; spec is valid and has its defaults.
+func newSession(spec Spec, t *Placement, obs Observer) (*Session, error) {
 	p, err := newGenerationPool(spec, t)
 	if err != nil {
 		return nil, err
@@ -83,8 +83,8 @@ func newSession(spec Spec, t *Target, obs Observer) (*Session, error) {
 	return s, nil
 }
 
-// newGenerationPool makes the client pool for a target.
-func newGenerationPool(spec Spec, t *Target) (*pool, error) {
+// newGenerationPool makes the client pool for a placement.
+func newGenerationPool(spec Spec, t *Placement) (*pool, error) {
 	o, err := datanodeOptions(spec, t)
 	if err != nil {
 		return nil, err
@@ -106,7 +106,7 @@ func newGenerationPool(spec Spec, t *Target) (*pool, error) {
 
 // datanodeOptions are the DataNode client options the Spec and the configuration imply: the
 // read timeout as deadline, host names instead of IPs, the default STANDALONE port, and TLS.
-func datanodeOptions(spec Spec, t *Target) (datanode.Options, error) {
+func datanodeOptions(spec Spec, t *Placement) (datanode.Options, error) {
 	o := datanode.Options{
 		Target:      datanode.Target(spec.Target),
 		Streams:     spec.Stream.mode(),
@@ -140,7 +140,7 @@ func datanodeOptions(spec Spec, t *Target) (datanode.Options, error) {
 // A read that cannot be served is retried (with backoff) for ReresolveAfter and then fails with
 // its last failure, so that reads, like every other call, feed the re-resolution rule; Ratis
 // alone would retry it forever.
-func ratisOptions(spec Spec, t *Target, o datanode.Options) *ratis.Options {
+func ratisOptions(spec Spec, t *Placement, o datanode.Options) *ratis.Options {
 	rc := t.Settings.Ratis
 	ro := &ratis.Options{UseHostname: o.UseHostname, RequestTimeout: spec.Deadline, MaxOutstanding: rc.MaxOutstanding}
 	if ro.RequestTimeout == 0 {
@@ -197,7 +197,7 @@ func (s *Session) Prepare(r Request) (*Call, error) {
 		return nil, err
 	}
 	if s.spec.Transport == TransportRatis && !r.ReadOnly && !s.spec.UnsafeWrite {
-		if err := checkWrite(s.gen.Load().target); err != nil {
+		if err := checkWrite(s.gen.Load().placement); err != nil {
 			return nil, err
 		}
 		s.writes.Store(true)
@@ -268,8 +268,8 @@ func (s *Session) Mode() Mode { return s.def.Mode() }
 // Spec returns the session's Spec, with its defaults filled in.
 func (s *Session) Spec() Spec { return s.spec.clone() }
 
-// Target returns what the latest lookup found.
-func (s *Session) Target() *Target { return s.gen.Load().target }
+// Placement returns where calls go, as the latest lookup found it.
+func (s *Session) Placement() *Placement { return s.gen.Load().placement }
 
 // Members returns the DataNodes of the current pipeline in the order calls try them (over
 // Ratis, the one the first client takes for the leader first).

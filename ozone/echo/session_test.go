@@ -44,11 +44,11 @@ func TestOpenFromConfAndSCM(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Setenv("OZONE_CONF_DIR", map[bool]string{true: dir}[name == "env"])
 			sess := open(t, s)
-			if got := sess.Target().PipelineID(); got != c.PipelineID() {
+			if got := sess.Placement().PipelineID(); got != c.PipelineID() {
 				t.Errorf("pipeline %s, want %s", got, c.PipelineID())
 			}
-			if n := len(sess.Members()); n != 3 || sess.Target().Token != "" {
-				t.Errorf("%d members, token %q", n, sess.Target().Token)
+			if n := len(sess.Members()); n != 3 || sess.Placement().Token != "" {
+				t.Errorf("%d members, token %q", n, sess.Placement().Token)
 			}
 			r := sess.Echo(context.Background(), 0)
 			if !r.OK() || r.Label != LabelSuccess || r.Latency <= 0 || r.DataNode.UUID != c.DataNodes()[0].UUID() {
@@ -61,15 +61,15 @@ func TestOpenFromConfAndSCM(t *testing.T) {
 func TestTokenModes(t *testing.T) {
 	_, dir := minitest.Start(t, minicluster.Options{Tokens: true})
 	sess := open(t, Spec{Cluster: Cluster{ConfDir: dir}, ContainerID: 1})
-	tok, err := token.Decode(sess.Target().Token)
+	tok, err := token.Decode(sess.Placement().Token)
 	if err != nil || tok.Kind != "HDDS_CONTAINER_TOKEN" || tok.Service != "#1" {
-		t.Fatalf("auto token %q: %+v %v", sess.Target().Token, tok, err)
+		t.Fatalf("auto token %q: %+v %v", sess.Placement().Token, tok, err)
 	}
 	if r := sess.Echo(context.Background(), 0); !r.OK() {
 		t.Fatalf("echo with the token: %+v", r)
 	}
 	none := open(t, Spec{Cluster: Cluster{ConfDir: dir}, ContainerID: 1, Token: TokenNone})
-	if r := none.Echo(context.Background(), 0); r.OK() || none.Target().Token != "" {
+	if r := none.Echo(context.Background(), 0); r.OK() || none.Placement().Token != "" {
 		t.Errorf("a token-less echo to a DataNode that requires one: %+v", r)
 	}
 	if _, err := Open(context.Background(), Spec{Cluster: Cluster{ConfDir: dir}, ContainerID: 1, Token: "!"}, nil); !isField(err, FieldToken) {
@@ -153,7 +153,7 @@ func TestOpenInterrupted(t *testing.T) {
 func TestTLSCAFromFileOrOM(t *testing.T) {
 	_, dir := minitest.Start(t, minicluster.Options{TLS: true})
 	fromOM := open(t, Spec{Cluster: Cluster{ConfDir: dir}, ContainerID: 1})
-	if r := fromOM.Echo(context.Background(), 0); !r.OK() || len(fromOM.Target().CAPEM) == 0 {
+	if r := fromOM.Echo(context.Background(), 0); !r.OK() || len(fromOM.Placement().CAPEM) == 0 {
 		t.Fatalf("echo over TLS with the OM's CA: %+v", r)
 	}
 	noOM := Spec{Cluster: Cluster{ConfDir: dir, Overrides: []string{"ozone.om.address="}}, ContainerID: 1}
@@ -353,8 +353,8 @@ func TestResultsNameThePipelineAfterAMove(t *testing.T) {
 	}
 	defer sess.Close()
 	first := sess.Echo(context.Background(), 0)
-	if !first.OK() || first.Pipeline == "" || first.Pipeline != sess.Target().PipelineID() || first.Pipeline == c.PipelineID() {
-		t.Fatalf("before the move: %+v, session pipeline %s", first, sess.Target().PipelineID())
+	if !first.OK() || first.Pipeline == "" || first.Pipeline != sess.Placement().PipelineID() || first.Pipeline == c.PipelineID() {
+		t.Fatalf("before the move: %+v, session pipeline %s", first, sess.Placement().PipelineID())
 	}
 	if err := c.MoveDataNodes(); err != nil {
 		t.Fatal(err)
@@ -372,8 +372,8 @@ func TestResultsNameThePipelineAfterAMove(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond) // pacing the retries, not ordering anything
 	}
-	if r.Pipeline == first.Pipeline || r.Pipeline != sess.Target().PipelineID() {
-		t.Errorf("after the move the call names pipeline %s; first %s, session now %s", r.Pipeline, first.Pipeline, sess.Target().PipelineID())
+	if r.Pipeline == first.Pipeline || r.Pipeline != sess.Placement().PipelineID() {
+		t.Errorf("after the move the call names pipeline %s; first %s, session now %s", r.Pipeline, first.Pipeline, sess.Placement().PipelineID())
 	}
 	sess.Close()
 	if closed := sess.Echo(context.Background(), 0); closed.OK() || closed.Pipeline != r.Pipeline {
