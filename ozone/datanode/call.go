@@ -60,19 +60,19 @@ func (c *Client) callNewStream(ctx context.Context, m *member, res *Result, req 
 func (m *member) response(res *Result, resp *reply) error {
 	res.BytesReceived += resp.size
 	res.GRPCCode = codes.OK
-	res.Result = resp.result
-	if res.Result == dnpb.Result_SUCCESS {
+	res.Code = resp.result
+	if res.Code == dnpb.Result_SUCCESS {
 		res.Message = ""
 		return nil
 	}
 	res.Message = resp.message
-	return &EchoError{DataNode: m.node, Result: res.Result, Message: res.Message}
+	return &EchoError{DataNode: m.node, Code: res.Code, Message: res.Message}
 }
 
 // recvFailure records a stream that ended without a response.
 func (m *member) recvFailure(res *Result, err error) error {
 	if errors.Is(err, io.EOF) {
-		res.Result, res.GRPCCode, res.Message = 0, codes.OK, ErrNoReply.Error()
+		res.Code, res.GRPCCode, res.Message = 0, codes.OK, ErrNoReply.Error()
 		return fmt.Errorf("datanode %s (%s): %w", m.node.UUID, m.node.Addr, ErrNoReply)
 	}
 	return m.grpcFailure(res, err)
@@ -82,7 +82,7 @@ func (m *member) recvFailure(res *Result, err error) error {
 // (status.Code works on it).
 func (m *member) grpcFailure(res *Result, err error) error {
 	st := status.Convert(err)
-	res.Result, res.GRPCCode, res.Message = 0, st.Code(), st.Message()
+	res.Code, res.GRPCCode, res.Message = 0, st.Code(), st.Message()
 	return fmt.Errorf("datanode %s (%s): echo: %w", m.node.UUID, m.node.Addr, err)
 }
 

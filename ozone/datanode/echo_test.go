@@ -101,7 +101,7 @@ func TestEchoResults(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			res, err := echo(t, tt.c, tt.req)
-			if res.Result != tt.result || res.GRPCCode != codes.OK {
+			if res.Code != tt.result || res.GRPCCode != codes.OK {
 				t.Fatalf("result %+v err %v, want %v", res, err, tt.result)
 			}
 			if tt.result == dnpb.Result_SUCCESS {
@@ -111,7 +111,7 @@ func TestEchoResults(t *testing.T) {
 				return
 			}
 			var ee *EchoError
-			if !errors.As(err, &ee) || ee.Result != tt.result {
+			if !errors.As(err, &ee) || ee.Code != tt.result {
 				t.Fatalf("error %v is not an *EchoError with %v", err, tt.result)
 			}
 			if tt.msg != "" && (res.Message != tt.msg || ee.Message != tt.msg) {
@@ -135,7 +135,7 @@ func TestECUUID(t *testing.T) {
 	)
 	p := pipelineOf(dns...)
 	res, err := echo(t, newClient(t, p, Options{}), Request{ContainerID: 5, ReadOnly: true})
-	if res.Result != dnpb.Result_INVALID_ARGUMENT || res.Attempts != 2 || res.DataNode.UUID != dns[1].UUID() {
+	if res.Code != dnpb.Result_INVALID_ARGUMENT || res.Attempts != 2 || res.DataNode.UUID != dns[1].UUID() {
 		t.Fatalf("result %+v err %v", res, err)
 	}
 	want := "Request is trying to write to node with uuid : " + dns[0].UUID() + " but the current nodeId is: " + dns[1].UUID() + " ."
@@ -188,7 +188,7 @@ func TestRetry(t *testing.T) {
 				opts.Streams = mode
 				res, err := echo(t, newClient(t, pipelineOf(dns...), opts), Request{ContainerID: 1, ReadOnly: true})
 				if res.Attempts != tt.attempts || res.DataNode.UUID != dns[tt.served].UUID() ||
-					res.GRPCCode != tt.code || res.Result != tt.result {
+					res.GRPCCode != tt.code || res.Code != tt.result {
 					t.Fatalf("result %+v err %v", res, err)
 				}
 				if (err == nil) != (tt.result == dnpb.Result_SUCCESS) || status.Code(err) != tt.code && tt.code != codes.OK {

@@ -14,9 +14,9 @@ import (
 type Result struct {
 	// DataNode is the member the last attempt went to.
 	DataNode DataNode
-	// Result is the Ozone result of the last response; 0 when no response
-	// arrived.
-	Result dnpb.Result
+	// Code is the Ozone result code of the last response; 0 when no response
+	// arrived. Ozone: DatanodeClientProtocol.proto, ContainerCommandResponseProto.result, field 3.
+	Code dnpb.Result
 	// Message is the DataNode's message of a non-SUCCESS response.
 	Message string
 	// GRPCCode is the gRPC status of the last attempt (codes.OK when the
@@ -39,18 +39,19 @@ type Result struct {
 }
 
 // OK reports whether the call succeeded.
-func (r Result) OK() bool { return r.Result == dnpb.Result_SUCCESS && r.GRPCCode == codes.OK }
+func (r Result) OK() bool { return r.Code == dnpb.Result_SUCCESS && r.GRPCCode == codes.OK }
 
 // EchoError is a non-SUCCESS Ozone result, which the Java client raises as a
 // StorageContainerException (or a subclass) with the DataNode's message.
 type EchoError struct {
 	DataNode DataNode
-	Result   dnpb.Result
-	Message  string
+	// Code is the response's Ozone result code, as in Result.Code.
+	Code    dnpb.Result
+	Message string
 }
 
 func (e *EchoError) Error() string {
-	return "datanode " + e.DataNode.UUID + " (" + e.DataNode.Addr + "): " + e.Result.String() + ": " + e.Message
+	return "datanode " + e.DataNode.UUID + " (" + e.DataNode.Addr + "): " + e.Code.String() + ": " + e.Message
 }
 
 // ErrNoReply is wrapped by the error of a stream that ended with status OK

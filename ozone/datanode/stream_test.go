@@ -253,7 +253,7 @@ func TestNoReply(t *testing.T) {
 	for _, mode := range []StreamMode{StreamPerRequest, StreamReused} {
 		t.Run(string(mode), func(t *testing.T) {
 			res, err := echo(t, newClient(t, p, Options{Streams: mode}), Request{ContainerID: 1})
-			if !errors.Is(err, ErrNoReply) || res.GRPCCode != codes.OK || res.Result != 0 {
+			if !errors.Is(err, ErrNoReply) || res.GRPCCode != codes.OK || res.Code != 0 {
 				t.Fatalf("%+v %v, want ErrNoReply", res, err)
 			}
 		})

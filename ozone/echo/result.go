@@ -85,11 +85,11 @@ func label(res datanode.Result, err error) string {
 		return LabelSuccess
 	case res.GRPCCode != codes.OK:
 		return datanode.CodeName(res.GRPCCode)
-	case res.Result != 0:
-		if name, ok := dnpb.Result_name[int32(res.Result)]; ok {
+	case res.Code != 0:
+		if name, ok := dnpb.Result_name[int32(res.Code)]; ok {
 			return name
 		}
-		return res.Result.String()
+		return res.Code.String()
 	case errors.Is(err, datanode.ErrNoReply):
 		return LabelNoReply
 	case raftLabel(err) != "":

@@ -19,8 +19,8 @@ func TestLabels(t *testing.T) {
 		err  error
 		want string
 	}{
-		{datanode.Result{Result: dnpb.Result_SUCCESS}, nil, "SUCCESS"},
-		{datanode.Result{Result: dnpb.Result_CONTAINER_NOT_FOUND}, &datanode.EchoError{Result: dnpb.Result_CONTAINER_NOT_FOUND}, "CONTAINER_NOT_FOUND"},
+		{datanode.Result{Code: dnpb.Result_SUCCESS}, nil, "SUCCESS"},
+		{datanode.Result{Code: dnpb.Result_CONTAINER_NOT_FOUND}, &datanode.EchoError{Code: dnpb.Result_CONTAINER_NOT_FOUND}, "CONTAINER_NOT_FOUND"},
 		{datanode.Result{GRPCCode: codes.Unavailable}, fmt.Errorf("x: %w", status.Error(codes.Unavailable, "down")), "UNAVAILABLE"},
 		{datanode.Result{GRPCCode: codes.DeadlineExceeded}, context.DeadlineExceeded, "DEADLINE_EXCEEDED"},
 		{datanode.Result{}, context.Canceled, "CANCELLED"},
@@ -43,7 +43,7 @@ func TestInterruptedResult(t *testing.T) {
 	if !r.Interrupted || r.OK() || r.Message == "" {
 		t.Errorf("result %+v", r)
 	}
-	if r := newResult(context.Background(), datanode.Result{Result: dnpb.Result_SUCCESS}, nil); r.Interrupted || !r.OK() || r.Message != "" {
+	if r := newResult(context.Background(), datanode.Result{Code: dnpb.Result_SUCCESS}, nil); r.Interrupted || !r.OK() || r.Message != "" {
 		t.Errorf("result %+v", r)
 	}
 }

@@ -140,7 +140,7 @@ func TestFailures(t *testing.T) {
 	}
 	var ee *datanode.EchoError
 	res, err := echo(t, c, datanode.Request{ContainerID: 7, ReadOnly: true})
-	if !errors.As(err, &ee) || ee.Result != dnpb.Result_CONTAINER_NOT_FOUND || res.Result != dnpb.Result_CONTAINER_NOT_FOUND {
+	if !errors.As(err, &ee) || ee.Code != dnpb.Result_CONTAINER_NOT_FOUND || res.Code != dnpb.Result_CONTAINER_NOT_FOUND {
 		t.Errorf("read of a missing container: %+v, %v", res, err)
 	}
 

@@ -107,10 +107,10 @@ func result(start time.Time, k *call, o outcome) (datanode.Result, error) {
 		}
 		return r, o.err
 	}
-	r.GRPCCode, r.Result = codes.OK, o.resp.GetResult()
-	if r.Result != dnpb.Result_SUCCESS {
+	r.GRPCCode, r.Code = codes.OK, o.resp.GetResult()
+	if r.Code != dnpb.Result_SUCCESS {
 		r.Message = o.resp.GetMessage()
-		return r, &datanode.EchoError{DataNode: o.node, Result: r.Result, Message: r.Message}
+		return r, &datanode.EchoError{DataNode: o.node, Code: r.Code, Message: r.Message}
 	}
 	return r, nil
 }
