@@ -49,6 +49,7 @@ type Collector struct {
 	breakdowns map[string][]string // metric name → tag keys
 	tree       *checkTree
 	outputs    []Output
+	filter     *tagFilter // SetEnabledSystemTags; nil: every tag is kept
 
 	// recent caches lookup for the few metrics a run pushes most (a VU's iteration interleaves
 	// them, so the batch loop's one-entry cache alone misses on almost every sample). A linear
@@ -192,9 +193,10 @@ func (c *Collector) lookupSlow(m *metrics.Metric) *series {
 	return s
 }
 
-// PushSamples aggregates a batch and forwards it to the outputs. It implements metrics.Pusher;
-// the batch is shared with the outputs and must not be modified afterwards. Without outputs the
-// collector is the batch's last user and recycles it (metrics.RecycleBatch).
+// PushSamples drops the disabled system tags (SetEnabledSystemTags), aggregates a batch and
+// forwards it to the outputs. It implements metrics.Pusher; the batch becomes the collector's,
+// then the outputs', and must not be modified afterwards. Without outputs the collector is the
+// batch's last user and recycles it (metrics.RecycleBatch).
 func (c *Collector) PushSamples(batch []metrics.Sample) {
 	if len(batch) == 0 {
 		return
@@ -204,10 +206,14 @@ func (c *Collector) PushSamples(batch []metrics.Sample) {
 		checks, groupDur = b.Checks, b.GroupDuration
 	}
 	c.mu.Lock()
+	filter := c.filter
 	var last *metrics.Metric
 	var s *series
 	for i := range batch {
 		smp := &batch[i]
+		if filter != nil {
+			smp.Tags = filter.filter(smp.Tags)
+		}
 		if smp.Metric == nil {
 			continue
 		}

@@ -31,7 +31,6 @@ type testRun struct {
 	console   *os.File // the consoleOutput file; nil when console output goes to the log
 	reg       *metrics.Registry
 	collector *ingest.Collector
-	pusher    metrics.Pusher
 	roots     roots
 	script    *js.Runner
 	opts      *options.Consolidated
@@ -74,7 +73,7 @@ func (t *testRun) prepare(ctx context.Context) error {
 	}
 	// Registered before the thresholds are parsed, so that thresholds may use it.
 	runTags := metrics.NewTags(t.opts.Tags)
-	if t.delay, err = newStartDelay(t.reg, t.pusher, runTags, t.opts.SystemTagEnabled("scenario")); err != nil {
+	if t.delay, err = newStartDelay(t.reg, t.collector, runTags, t.opts.SystemTagEnabled("scenario")); err != nil {
 		return err
 	}
 	if err := t.buildThresholds(); err != nil {
@@ -91,10 +90,6 @@ func (t *testRun) prepare(ctx context.Context) error {
 
 // load compiles the script, reads its options and consolidates them with the other layers.
 func (t *testRun) load(ctx context.Context) error {
-	// The script's VUs need their pusher now, but which system tags to drop is known only once
-	// the script's options are consolidated.
-	filter := newSwitchPusher(t.collector)
-	t.pusher = filter
 	pre, _ := t.cfg.Layers.Merge()
 	if err := pre.CheckCompatibilityMode(); err != nil {
 		return err
@@ -102,7 +97,7 @@ func (t *testRun) load(ctx context.Context) error {
 	r, err := js.Load(ctx, js.Config{
 		Filename: t.cfg.Script, Source: t.cfg.Source, Env: t.cfg.Env,
 		Modules:  t.roots.wrap(t.cfg.Modules),
-		Registry: t.reg, Pusher: t.pusher, Logger: t.log,
+		Registry: t.reg, Pusher: t.collector, Logger: t.log,
 		Files: t.cfg.Files, Remote: t.cfg.Remote,
 		CompatibilityMode: pre.CompatibilityMode.V,
 	})
@@ -120,7 +115,9 @@ func (t *testRun) load(ctx context.Context) error {
 	for _, w := range t.opts.Warnings {
 		t.log.Warn(w)
 	}
-	filter.set(newTagFilter(t.collector, t.opts.EnabledSystemTags()))
+	// The script's VUs already push to the collector; which system tags it drops is known only
+	// now that the script's options are consolidated.
+	t.collector.SetEnabledSystemTags(t.opts.EnabledSystemTags())
 	if err := scenario.CheckExecs(t.opts.Scenarios, r.HasFunction); err != nil {
 		return withCode(exitcode.InvalidConfig, err)
 	}
@@ -187,7 +184,7 @@ func (t *testRun) buildScheduler(runTags *metrics.Tags) error {
 	sched, err := executor.New(executor.Options{
 		Scenarios:  t.opts.Scenarios,
 		VUs:        vuFactory{t.script},
-		Samples:    t.pusher,
+		Samples:    t.collector,
 		Registry:   t.reg,
 		RunTags:    runTags,
 		Logger:     t.log,
