@@ -36,7 +36,7 @@ export default async function () {
 	}
 	done := make(chan error, 1)
 	go func() {
-		interrupted, err := vu.RunIteration(context.Background(), exec.Iteration{})
+		interrupted, err := outcome(vu.RunIteration(context.Background(), exec.Iteration{}))
 		if interrupted && err == nil {
 			err = context.Canceled
 		}

@@ -106,7 +106,7 @@ func vuWorkers(b *testing.B, rn *run, n int) []func() error {
 	for i := range workers {
 		vu := rn.vu(b, uint64(i+1), nil)
 		workers[i] = func() error {
-			if interrupted, err := vu.RunIteration(ctx, exec.Iteration{}); interrupted || err != nil {
+			if interrupted, err := outcome(vu.RunIteration(ctx, exec.Iteration{})); interrupted || err != nil {
 				return fmt.Errorf("interrupted=%v: %w", interrupted, err)
 			}
 			return nil

@@ -22,7 +22,7 @@ export default function () { client.echo(); }`, nil)
 		t.Errorf("options %s", got)
 	}
 	vu := rn.vu(t, 1, nil)
-	_, err := vu.RunIteration(context.Background(), exec.Iteration{})
+	err := vu.RunIteration(context.Background(), exec.Iteration{}).Err
 	wantErr(t, err, "did not contact the cluster")
 
 	_, err = load(t, `import dnecho from 'k6/x/dnecho'; new dnecho.Client({ containerId: 1, nonsense: 1 }); export default function () {}`, nil)

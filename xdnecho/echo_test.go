@@ -273,7 +273,7 @@ export default function () { globalThis.r = client.echo(); }`, clusterEnv(c))
 	defer cancel()
 	time.AfterFunc(200*time.Millisecond, cancel)
 	start := time.Now()
-	interrupted, err := vu.RunIteration(ctx, exec.Iteration{})
+	interrupted, err := outcome(vu.RunIteration(ctx, exec.Iteration{}))
 	if !interrupted || err != nil {
 		t.Fatalf("RunIteration: interrupted=%v err=%v result=%v", interrupted, err, global(vu, "r"))
 	}

@@ -65,7 +65,7 @@ func TestExamples(t *testing.T) {
 					t.Fatalf("scenario %s: %v", s.Name, err)
 				}
 				for range 3 {
-					interrupted, err := vu.RunIteration(context.Background(), exec.Iteration{})
+					interrupted, err := outcome(vu.RunIteration(context.Background(), exec.Iteration{}))
 					if err != nil || interrupted {
 						t.Fatalf("scenario %s: interrupted=%v err=%v", s.Name, interrupted, err)
 					}

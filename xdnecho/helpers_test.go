@@ -99,7 +99,7 @@ func (rn *run) vu(tb testing.TB, id uint64, s *exec.Scenario) *js.VU {
 // iterate runs one iteration and fails on an exception or an interruption.
 func iterate(tb testing.TB, vu *js.VU) {
 	tb.Helper()
-	interrupted, err := vu.RunIteration(context.Background(), exec.Iteration{})
+	interrupted, err := outcome(vu.RunIteration(context.Background(), exec.Iteration{}))
 	if err != nil || interrupted {
 		tb.Fatalf("RunIteration: interrupted=%v err=%v", interrupted, err)
 	}
@@ -153,4 +153,10 @@ type logBuffer = testkit.SyncBuffer
 // closedContainer is container 9, CLOSED, on c's pipeline (no DataNode holds it).
 func closedContainer(c *minicluster.Cluster) scmsim.Container {
 	return scmsim.Container{ID: 9, State: hddspb.LifeCycleState_CLOSED, PipelineID: c.PipelineID()}
+}
+
+// outcome reads an iteration's result as the two facts most tests check: whether it stopped
+// early (interrupted, or aborted by exec.test.abort) and the error it carries.
+func outcome(r exec.Result) (interrupted bool, err error) {
+	return r.Outcome == exec.Interrupted || r.Outcome == exec.Aborted, r.Err
 }

@@ -124,6 +124,8 @@ func (o Outcome) String() string {
 // Result is what running one iteration reports.
 type Result struct {
 	Outcome Outcome
-	// Err is the script's exception (Failed) or the abort (Aborted); nil otherwise.
+	// Err is the error of a Failed iteration or the abort (Aborted); with Completed, an
+	// exception the runtime has already logged (the scheduler does not log it again); nil
+	// otherwise.
 	Err error
 }

@@ -15,7 +15,7 @@ func runOnce(t *testing.T, src string) (e *env, interrupted bool, err error) {
 	t.Helper()
 	e = mustLoad(t, map[string]string{"script.js": src}, "script.js", Config{})
 	vu := e.vu(t, 1)
-	interrupted, err = vu.RunIteration(context.Background(), iterationZero)
+	interrupted, err = outcome(vu.RunIteration(context.Background(), iterationZero))
 	vu.Flush()
 	return e, interrupted, err
 }
@@ -184,7 +184,7 @@ export default function () { globalThis.n = 0; setInterval(() => { globalThis.n+
 	vu := e.vu(t, 1)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
 	defer cancel()
-	interrupted, err := vu.RunIteration(ctx, iterationZero)
+	interrupted, err := outcome(vu.RunIteration(ctx, iterationZero))
 	if !interrupted || err != nil {
 		t.Fatalf("interrupted=%v err=%v, want interrupted", interrupted, err)
 	}
@@ -287,7 +287,7 @@ export default async function () {
 	if err := vu.Runtime().Set("stop", cancel); err != nil {
 		t.Fatal(err)
 	}
-	if interrupted, err := vu.RunIteration(ctx, iterationZero); !interrupted || err != nil {
+	if interrupted, err := outcome(vu.RunIteration(ctx, iterationZero)); !interrupted || err != nil {
 		t.Fatalf("interrupted=%v err=%v, want interrupted", interrupted, err)
 	}
 	log := e.log.String()

@@ -23,7 +23,7 @@ func runIterations(b *testing.B, vu *VU) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		if interrupted, err := vu.RunIteration(ctx, iterationZero); interrupted || err != nil {
+		if interrupted, err := outcome(vu.RunIteration(ctx, iterationZero)); interrupted || err != nil {
 			b.Fatal(interrupted, err)
 		}
 	}

@@ -49,7 +49,7 @@ export function late() { return require("./lib.js"); }`,
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			for j := 0; j < iters; j++ {
-				if _, err := vu.RunIteration(ctx, iterationZero); err != nil {
+				if err := vu.RunIteration(ctx, iterationZero).Err; err != nil {
 					errs <- err
 					return
 				}

@@ -20,9 +20,9 @@
 //	raw := r.Options() // the script's `options` as JSON; consolidate with the other layers
 //	r.Configure(js.RunOptions{Options: consolidated, RunTags: tags, Throw: throw, Exec: sched, OnAbort: stop})
 //	data, err := r.Setup(ctx)          // *ScriptError → 107 (no teardown), *TimeoutError → 100
-//	vu, err := r.NewVU(ctx, id, idInTest)
+//	vu, err := r.NewVU(ctx, id, idInTest) // or r.VUs(), the scheduler's factory of them
 //	err = vu.Activate(&exec.Scenario{Name: "default", Executor: "constant-vus", Exec: "default"})
-//	interrupted, err := vu.RunIteration(iterCtx, exec.Iteration{...})
+//	res := vu.RunIteration(iterCtx, exec.Iteration{...}) // res.Outcome: Completed, Interrupted, ...
 //	vu.Flush()                          // when the VU goes idle
 //	err = r.Teardown(ctx)               // *TimeoutError → 101
 //	res, err := r.HandleSummary(ctx, summaryJSON)

@@ -64,7 +64,7 @@ export default function () {
 	if err := vu.Activate(&exec.Scenario{Name: "sc", Executor: "shared-iterations", State: fixedState{start, 0.25}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := vu.RunIteration(context.Background(), exec.Iteration{VUInScenario: 5, ScenarioInInstance: 6, ScenarioInTest: 7}); err != nil {
+	if err := vu.RunIteration(context.Background(), exec.Iteration{VUInScenario: 5, ScenarioInInstance: 6, ScenarioInTest: 7}).Err; err != nil {
 		t.Fatal(err)
 	}
 	vu.Flush()
@@ -128,7 +128,7 @@ export default function () {
 	if reason, failed := e.r.Outcome().Failed(); !failed || reason != "first" {
 		t.Fatalf("Failed() = %q %v", reason, failed)
 	}
-	interrupted, err := vu.RunIteration(context.Background(), iterationZero)
+	interrupted, err := outcome(vu.RunIteration(context.Background(), iterationZero))
 	var ae *modules.AbortError
 	if !interrupted || !errors.As(err, &ae) || ae.Reason != "enough" {
 		t.Fatalf("interrupted=%v err=%v", interrupted, err)
@@ -150,7 +150,7 @@ export default function () {
 	if err := vu.Activate(&exec.Scenario{Name: "x"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := vu.RunIteration(context.Background(), iterationZero); err == nil {
+	if err := vu.RunIteration(context.Background(), iterationZero).Err; err == nil {
 		t.Fatal("expected the abort branch again")
 	}
 

@@ -166,7 +166,7 @@ export default function () { waitCtx(); }`,
 	vu := e.vu(t, 1)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	interrupted, err := vu.RunIteration(ctx, exec.Iteration{})
+	interrupted, err := outcome(vu.RunIteration(ctx, exec.Iteration{}))
 	if !interrupted || err != nil {
 		t.Fatalf("interrupted=%v err=%v", interrupted, err)
 	}

@@ -75,7 +75,7 @@ func (e *env) vu(t testing.TB, id uint64) *VU {
 // iterate runs one iteration and fails the test on unexpected errors or interruption.
 func iterate(t testing.TB, vu *VU) {
 	t.Helper()
-	interrupted, err := vu.RunIteration(context.Background(), exec.Iteration{})
+	interrupted, err := outcome(vu.RunIteration(context.Background(), exec.Iteration{}))
 	if err != nil || interrupted {
 		t.Fatalf("RunIteration: interrupted=%v err=%v", interrupted, err)
 	}
@@ -107,3 +107,9 @@ type collector = metricstest.Samples
 
 // logBuffer is a goroutine-safe buffer for log output.
 type logBuffer = testkit.SyncBuffer
+
+// outcome reads an iteration's result as the two facts most tests check: whether it stopped
+// early (interrupted, or aborted by exec.test.abort) and the error it carries.
+func outcome(r exec.Result) (interrupted bool, err error) {
+	return r.Outcome == exec.Interrupted || r.Outcome == exec.Aborted, r.Err
+}

@@ -23,7 +23,7 @@ export default function () { ` + tc.body + ` }`}, "script.js", Config{})
 			ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 			defer cancel()
 			start := time.Now()
-			interrupted, err := vu.RunIteration(ctx, iterationZero)
+			interrupted, err := outcome(vu.RunIteration(ctx, iterationZero))
 			if took := time.Since(start); took > 2*time.Second {
 				t.Fatalf("interrupt took %v", took)
 			}

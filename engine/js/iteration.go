@@ -58,27 +58,29 @@ func (vu *VU) Deactivate() {
 	vu.scenario, vu.execFn = nil, nil
 }
 
-// RunIteration runs the active scenario's function once with the setup data.
+// RunIteration runs the active scenario's function once with the setup data and reports the
+// outcome the scheduler (engine/executor) books, so the VU is the scheduler's executor.ActiveVU.
 //
 // The iteration is interrupted when ctx ends: the runtime stops at its next instruction (a busy
 // loop included) and sleep returns at once. An interrupted iteration emits no `iterations` or
 // `iteration_duration` sample; a complete one emits both. `data_sent` and `data_received` are
 // emitted for every iteration.
 //
-// An uncaught exception is logged at ERROR with its stack and returned as a *ScriptError, but the
-// iteration counts as complete and the run goes on. exec.test.abort returns *modules.AbortError:
-// the scheduler must stop the run (exit code 108).
-func (vu *VU) RunIteration(ctx context.Context, it exec.Iteration) (interrupted bool, err error) {
+// An uncaught exception is logged at ERROR with its stack, but the iteration is Completed (with
+// the *ScriptError as Err, which the scheduler does not log again) and the run goes on.
+// exec.test.abort is Aborted with a *modules.AbortError: the scheduler must stop the run (exit
+// code 108). A VU without an active scenario (ErrNotActivated) fails the iteration.
+func (vu *VU) RunIteration(ctx context.Context, it exec.Iteration) exec.Result {
 	if vu.execFn == nil {
-		return false, ErrNotActivated
+		return exec.Result{Outcome: exec.Failed, Err: ErrNotActivated}
 	}
 	data, err := vu.setupArg()
 	if err != nil {
-		return false, err
+		return exec.Result{Outcome: exec.Failed, Err: err}
 	}
 	if ctx.Err() != nil {
 		// Never start an iteration whose context has already ended.
-		return true, nil
+		return exec.Result{Outcome: exec.Interrupted}
 	}
 	vu.iter++
 	vu.iterInfo = it
@@ -99,8 +101,9 @@ func (vu *VU) RunIteration(ctx context.Context, it exec.Iteration) (interrupted 
 	vu.tags.SetGroup(root)
 
 	var (
-		abort  *modules.AbortError
-		script *ScriptError
+		abort       *modules.AbortError
+		script      *ScriptError
+		interrupted bool
 	)
 	if jsErr != nil {
 		abort, interrupted, script = fromJS(jsErr)
@@ -126,12 +129,14 @@ func (vu *VU) RunIteration(ctx context.Context, it exec.Iteration) (interrupted 
 
 	switch {
 	case abort != nil:
-		return true, abort
-	case script != nil && !interrupted:
+		return exec.Result{Outcome: exec.Aborted, Err: abort}
+	case interrupted:
+		return exec.Result{Outcome: exec.Interrupted}
+	case script != nil:
 		vu.logException(script)
-		return false, script
+		return exec.Result{Outcome: exec.Completed, Err: script}
 	}
-	return interrupted, nil
+	return exec.Result{Outcome: exec.Completed}
 }
 
 // holdFor keeps the VU for d (minIterationDuration's remainder), or until ctx ends. As in k6

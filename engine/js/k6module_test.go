@@ -88,7 +88,7 @@ func TestCheckAndGroupErrors(t *testing.T) {
 				"script.js": `import { check, group, fail } from "k6";
 export default function () { ` + tc.body + ` }`}, "script.js", Config{})
 			vu := e.vu(t, 1)
-			interrupted, err := vu.RunIteration(context.Background(), iterationZero)
+			interrupted, err := outcome(vu.RunIteration(context.Background(), iterationZero))
 			var se *ScriptError
 			if interrupted || !errors.As(err, &se) || !strings.Contains(se.Message, tc.want) {
 				t.Fatalf("interrupted=%v err=%v, want %q", interrupted, err, tc.want)
@@ -129,7 +129,7 @@ func TestInitContextRestrictions(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := mustLoad(t, map[string]string{"script.js": `import { Counter } from "k6/metrics";
 export default function () { ` + tc.body + ` }`}, "script.js", Config{Modules: testModules(newTestModule())})
-			_, err := e.vu(t, 1).RunIteration(context.Background(), iterationZero)
+			err := e.vu(t, 1).RunIteration(context.Background(), iterationZero).Err
 			var se *ScriptError
 			if !errors.As(err, &se) || !strings.Contains(se.Message, tc.want) {
 				t.Fatalf("err = %v, want %q", err, tc.want)

@@ -187,7 +187,7 @@ export function other() { globalThis.seen = [__ENV.BASE, __ENV.SC, __ITER].join(
 	}
 	// The next scenario without env does not see the previous scenario's values.
 	vu.Deactivate()
-	if _, err := vu.RunIteration(context.Background(), iterationZero); !errors.Is(err, ErrNotActivated) {
+	if err := vu.RunIteration(context.Background(), iterationZero).Err; !errors.Is(err, ErrNotActivated) {
 		t.Fatalf("RunIteration after Deactivate: %v", err)
 	}
 	if err := vu.Activate(&exec.Scenario{Name: "s3", Exec: "other"}); err != nil {

@@ -86,7 +86,7 @@ export function lateOpen() { open("data.txt"); }`,
 	if err := vu.Activate(&scenarioLate); err != nil {
 		t.Fatal(err)
 	}
-	_, err := vu.RunIteration(context.Background(), iterationZero)
+	err := vu.RunIteration(context.Background(), iterationZero).Err
 	var se *ScriptError
 	if !errors.As(err, &se) || !strings.Contains(se.Message, "open() is only available in the init context") {
 		t.Fatalf("open() outside init: %v", err)
@@ -205,7 +205,7 @@ export function explode(n: number): T {
 	}
 	e := mustLoad(t, files, "main.ts", Config{})
 	vu := e.vu(t, 1)
-	_, err := vu.RunIteration(context.Background(), iterationZero)
+	err := vu.RunIteration(context.Background(), iterationZero).Err
 	var se *ScriptError
 	if !errors.As(err, &se) {
 		t.Fatalf("err = %v", err)
@@ -247,7 +247,7 @@ func TestStackOverflow(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e, err := load(t, map[string]string{"s.js": tc.src}, "s.js", Config{})
 			if err == nil {
-				_, err = e.vu(t, 1).RunIteration(context.Background(), iterationZero)
+				err = e.vu(t, 1).RunIteration(context.Background(), iterationZero).Err
 			}
 			var se *ScriptError
 			if !errors.As(err, &se) {

@@ -114,7 +114,7 @@ func TestThrowOption(t *testing.T) {
 const c = new Counter("thrown");
 export default function () { c.add(null); }`}, "script.js", Config{})
 	e.r.Configure(RunOptions{Throw: true})
-	_, err := e.vu(t, 1).RunIteration(t.Context(), iterationZero)
+	err := e.vu(t, 1).RunIteration(t.Context(), iterationZero).Err
 	var se *ScriptError
 	if !errors.As(err, &se) || !strings.Contains(se.Message, "thrown.add() was given null") {
 		t.Fatalf("err = %v", err)

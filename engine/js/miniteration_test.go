@@ -35,7 +35,7 @@ export default function () { if (__ENV.SLEEP) sleep(Number(__ENV.SLEEP)); }`}, "
 					time.AfterFunc(tc.cancel, cancel)
 				}
 				start := time.Now()
-				interrupted, err := vu.RunIteration(ctx, iterationZero)
+				interrupted, err := outcome(vu.RunIteration(ctx, iterationZero))
 				if interrupted || err != nil {
 					t.Fatalf("interrupted=%v err=%v", interrupted, err)
 				}

@@ -73,7 +73,7 @@ export default function () {}
 		if err := vu.Activate(&exec.Scenario{Name: "s", Exec: fn}); err != nil {
 			t.Fatal(err)
 		}
-		_, err = vu.RunIteration(context.Background(), exec.Iteration{})
+		err = vu.RunIteration(context.Background(), exec.Iteration{}).Err
 		var se *ScriptError
 		if !errors.As(err, &se) {
 			t.Fatalf("%s: %v, want a script error", fn, err)

@@ -84,7 +84,7 @@ export default function () {}`}, "script.js", Config{})
 	e := mustLoad(t, map[string]string{"script.js": `import { SharedArray } from "k6/data";
 export default function () { new SharedArray("late", () => []); }`}, "script.js", Config{})
 	vu := e.vu(t, 1)
-	if _, err := vu.RunIteration(context.Background(), iterationZero); err == nil || !strings.Contains(err.Error(), data.MsgNotInInit) {
+	if err := vu.RunIteration(context.Background(), iterationZero).Err; err == nil || !strings.Contains(err.Error(), data.MsgNotInInit) {
 		t.Fatalf("err %v, want %q", err, data.MsgNotInInit)
 	}
 }

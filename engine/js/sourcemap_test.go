@@ -33,7 +33,7 @@ func TestExternalSourceMap(t *testing.T) {
 		"inline":   {"dist/bundle.js": inline},
 	} {
 		e := mustLoad(t, files, "dist/bundle.js", Config{})
-		_, err := e.vu(t, 1).RunIteration(context.Background(), iterationZero)
+		err := e.vu(t, 1).RunIteration(context.Background(), iterationZero).Err
 		var se *ScriptError
 		if !errors.As(err, &se) || !strings.HasSuffix(se.File, "app.ts") || se.Line != 5 {
 			t.Errorf("%s map: error at %s:%d, want app.ts:5 (%v)", name, se.File, se.Line, err)

@@ -183,7 +183,7 @@ func (t *testRun) startOutputs() error {
 func (t *testRun) buildScheduler(runTags *metrics.Tags) error {
 	sched, err := executor.New(executor.Options{
 		Scenarios:  t.opts.Scenarios,
-		VUs:        vuFactory{t.script},
+		VUs:        t.script.VUs(),
 		Samples:    t.collector,
 		Registry:   t.reg,
 		RunTags:    runTags,

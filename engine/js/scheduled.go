@@ -1,0 +1,44 @@
+package js
+
+import (
+	"context"
+
+	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/executor"
+)
+
+// VUs returns the factory the scheduler (engine/executor) makes this test's VUs with. Once
+// activated, a VU is itself the scheduler's executor.ActiveVU: an iteration goes from the
+// scheduler to RunIteration with nothing in between.
+func (r *Runner) VUs() executor.VUFactory {
+	return executor.VUFactoryFunc(func(ctx context.Context, id exec.VUID) (executor.VU, error) {
+		vu, err := r.NewVU(ctx, id.InInstance, id.InTest)
+		if err != nil {
+			return nil, err
+		}
+		return scheduledVU{vu}, nil
+	})
+}
+
+// scheduledVU gives Activate the scheduler's signature.
+type scheduledVU struct{ vu *VU }
+
+// Activate implements executor.VU.
+func (v scheduledVU) Activate(s *exec.Scenario) executor.ActiveVU {
+	if err := v.vu.Activate(s); err != nil {
+		return failedActivation{err}
+	}
+	return v.vu
+}
+
+// failedActivation is a VU whose activation failed. CheckExecs ran before the test, so this means
+// a broken runtime, not a user mistake: every iteration aborts the run with the error.
+type failedActivation struct{ err error }
+
+// RunIteration implements executor.ActiveVU.
+func (f failedActivation) RunIteration(context.Context, exec.Iteration) exec.Result {
+	return exec.Result{Outcome: exec.Aborted, Err: f.err}
+}
+
+// Deactivate implements executor.ActiveVU: there is no activation to end.
+func (failedActivation) Deactivate() {}
