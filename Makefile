@@ -6,7 +6,7 @@ PKGS := ./...
 # Short fuzzing of every network decoder on each `make test` (seeds always run as unit tests).
 FUZZTIME ?= 10s
 
-.PHONY: all build demo test deps lint vet fmt proto bench fuzz clean real-cluster
+.PHONY: all build demo test deps lint vet fmt proto bench bench-baseline fuzz clean real-cluster
 
 all: build
 
@@ -53,8 +53,14 @@ proto:
 ## bench: floor (bench/rawecho), freon, run and ghz against the mini cluster, with the target ratios;
 ## then the same tools and Java `ozone freon dn-echo` against a real Apache Ozone 2.2.0 DataNode
 ## (when java and mvn are installed; BENCH_REAL=0 leaves it out); then the micro-benchmarks. Figures go to BENCHMARKS.md. ghz is installed into bin/ (not a module dependency).
+## The micro-benchmarks' raw output (bin/bench-micro.txt) is compared by benchstat (installed into bin/) with
+## bench/results/micro.txt; BENCH_MICRO_ONLY=1 runs that part alone.
 bench: build
 	./scripts/bench.sh
+
+## bench-baseline: run the micro-benchmarks alone and save their raw output as the baseline, bench/results/micro.txt.
+bench-baseline:
+	BENCH_MICRO_ONLY=1 BENCH_SAVE=1 ./scripts/bench.sh
 
 clean:
 	rm -rf bin
