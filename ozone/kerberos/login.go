@@ -108,8 +108,17 @@ func loadConfig(path string, getenv func(string) string) (*config.Config, error)
 	return cfg, nil
 }
 
-// parseConfig parses krb5.conf text (FuzzCredentialFiles feeds it arbitrary bytes).
-func parseConfig(b []byte) (*config.Config, error) { return config.NewFromString(string(b)) }
+// parseConfig parses krb5.conf text (FuzzCredentialFiles feeds it arbitrary bytes). gokrb5's
+// parser panics on some malformed files (a [realms] entry cut short slices out of range), so a
+// panic there is a malformed file, not a crash.
+func parseConfig(b []byte) (cfg *config.Config, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			cfg, err = nil, fmt.Errorf("malformed krb5.conf (the parser failed: %v)", r)
+		}
+	}()
+	return config.NewFromString(string(b))
+}
 
 // firstLine is s up to its first line break.
 func firstLine(s string) string {
