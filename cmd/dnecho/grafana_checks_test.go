@@ -176,7 +176,9 @@ var nativeChecks = withCommon(map[string]promCheck{
 var trendStatChecks = withCommon(map[string]promCheck{
 	"3/A": upperBound("p(50)"), "3/B": upperBound("p(95)"), "3/C": upperBound("p(99)"),
 	"3/D": lastNear(stat("max"), 0.001),
-	"4/A": perDataNode(func(got, want, mx, _ float64) bool { return got >= want*0.99 && got <= mx*1.001 }),
+	// An upper bound of the DataNode's p99, within its quantile tolerance below (the last push
+	// may miss the last calls of a loaded run: 2.5% seen) and never above the test's max.
+	"4/A": perDataNode(func(got, want, mx, tol float64) bool { return got >= want*(1-tol) && got <= mx*1.001 }),
 	"7/A": upperBound("p(99)"),
 })
 
