@@ -2,11 +2,13 @@ package ratis_test
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
 	"go.uber.org/goleak"
 
+	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
 	"github.com/dnecho/dnecho/minicluster/raftsim"
 	"github.com/dnecho/dnecho/minicluster/raftsim/raftsimtest"
@@ -71,3 +73,35 @@ var (
 	read  = datanode.Request{ContainerID: 1, ReadOnly: true}
 	write = datanode.Request{ContainerID: 1}
 )
+
+// writesAcrossLeaderMove sends n copies of the prepared write at once while member 0 leads and
+// the others hold what they log (p's Delays), moves leadership to member 1 once all n are
+// logged, lets it apply, and returns the errors of the calls once every one has ended.
+func writesAcrossLeaderMove(t *testing.T, p *pipeline, c *ratis.Client, pw *ratis.Prepared, n int) []error {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
+	defer cancel()
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for range n {
+		wg.Go(func() {
+			if _, err := c.Echo(ctx, pw); err != nil {
+				errs <- err
+			}
+		})
+	}
+	testwait.Eventually(t, testwait.Timeout, "all writes logged", func() bool { return p.g.Stats().LastIndex == 1+uint64(n) })
+	if err := p.g.TransferLeadership(1); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.g.SetDelay(1, 0); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	close(errs)
+	var out []error
+	for err := range errs {
+		out = append(out, err)
+	}
+	return out
+}

@@ -78,29 +78,7 @@ func TestSequenceNumbersKeptOnResend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
-	defer cancel()
-	var wg sync.WaitGroup
-	errs := make(chan error, n)
-	for range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if _, err := c.Echo(ctx, pw); err != nil {
-				errs <- err
-			}
-		}()
-	}
-	testwait.Eventually(t, testwait.Timeout, "all writes logged", func() bool { return p.g.Stats().LastIndex == 1+n })
-	if err := p.g.TransferLeadership(1); err != nil {
-		t.Fatal(err)
-	}
-	if err := p.g.SetDelay(1, 0); err != nil {
-		t.Fatal(err)
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
+	for _, err := range writesAcrossLeaderMove(t, p, c, pw, n) {
 		t.Fatal(err)
 	}
 	streams, seqs := rec.check(t)
