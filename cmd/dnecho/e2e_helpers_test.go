@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -45,24 +43,7 @@ func (r runResult) all() string { return r.stdout + r.stderr }
 // dnecho runs the binary with args and a hard time limit, so a hang fails the test.
 func dnecho(t *testing.T, limit time.Duration, args ...string) runResult {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), limit)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, binPath, args...)
-	cmd.Env = append(os.Environ(), "OZONE_CONF_DIR=")
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	start := time.Now()
-	err := cmd.Run()
-	r := runResult{stdout: out.String(), stderr: errb.String(), took: time.Since(start)}
-	if ctx.Err() != nil {
-		t.Fatalf("dnecho %s: still running after %s\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), limit, r.stdout, r.stderr)
-	}
-	if ee, ok := err.(*exec.ExitError); ok {
-		r.code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("dnecho: %v", err)
-	}
-	return r
+	return dnechoWithLimit(t, limit, nil, "", args...)
 }
 
 func mustContain(t *testing.T, r runResult, subs ...string) {

@@ -177,9 +177,17 @@ func dnechoEnvLimit(t *testing.T, limit time.Duration, env []string, args ...str
 
 func dnechoWithLimit(t *testing.T, limit time.Duration, env []string, stdin string, args ...string) runResult {
 	t.Helper()
+	return dnechoBehind(t, nil, limit, env, stdin, args...)
+}
+
+// dnechoBehind runs the binary through the program wrap (e.g. a shell that sets a limit and execs
+// it; nil for none) with a hard time limit, so a hang fails the test.
+func dnechoBehind(t *testing.T, wrap []string, limit time.Duration, env []string, stdin string, args ...string) runResult {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binPath, args...)
+	argv := append(append(append([]string(nil), wrap...), binPath), args...)
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Env = append(append(os.Environ(), "OZONE_CONF_DIR="), env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer

@@ -1,10 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -90,22 +86,5 @@ func TestVUMemoryCheckOverride(t *testing.T) {
 // test binary's, hundreds of MiB under -race.
 func dnechoBounded(t *testing.T, env []string, args ...string) runResult {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "sh", append([]string{"-c", `ulimit -v 8388608 && exec "$@"`, "sh", binPath}, args...)...)
-	cmd.Env = append(append(os.Environ(), "OZONE_CONF_DIR="), env...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	start := time.Now()
-	err := cmd.Run()
-	r := runResult{stdout: out.String(), stderr: errb.String(), took: time.Since(start)}
-	if ctx.Err() != nil {
-		t.Fatalf("dnecho %s: still running after 8s\n%s", strings.Join(args, " "), r.all())
-	}
-	if ee, ok := err.(*exec.ExitError); ok {
-		r.code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return dnechoBehind(t, []string{"sh", "-c", `ulimit -v 8388608 && exec "$@"`, "sh"}, 8*time.Second, env, "", args...)
 }
