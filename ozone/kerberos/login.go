@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jcmturner/gokrb5/v8/client"
 	"github.com/jcmturner/gokrb5/v8/config"
@@ -120,9 +121,19 @@ func parseConfig(b []byte) (cfg *config.Config, err error) {
 	return config.NewFromString(string(b))
 }
 
-// firstLine is s up to its first line break.
+// firstLine is s up to its first line break, cut to 160 bytes: gokrb5 quotes the offending line of
+// a malformed krb5.conf, which can be any length, and a problem is one short line.
 func firstLine(s string) string {
 	first, _, _ := strings.Cut(s, "\n")
+	first, _, _ = strings.Cut(first, "\r")
+	const most = 160
+	if len(first) > most {
+		cut := most
+		for cut > 0 && !utf8.RuneStart(first[cut]) {
+			cut--
+		}
+		first = first[:cut] + "..."
+	}
 	return first
 }
 
