@@ -8,6 +8,7 @@ import (
 
 	"github.com/dnecho/dnecho/echometrics"
 	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
 	"github.com/dnecho/dnecho/minicluster/minitest"
@@ -48,17 +49,14 @@ export default async function () {
 		}
 		return n
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for stalled() < 8 {
+	testwait.Eventually(t, 30*time.Second, "8 calls held at the DataNodes", func() bool {
 		select {
 		case err := <-done:
 			t.Fatalf("the iteration ended with %d calls held: %v", stalled(), err)
-		case <-time.After(5 * time.Millisecond):
+		default:
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("only %d calls reached the DataNodes", stalled())
-		}
-	}
+		return stalled() >= 8
+	})
 	for _, dn := range c.DataNodes() {
 		_ = dn.SetFaults(dnsim.Faults{})
 	}

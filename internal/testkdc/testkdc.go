@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/internal/testdeps"
+	"github.com/dnecho/dnecho/internal/testwait"
 )
 
 // Realm is the realm every test KDC serves.
@@ -113,7 +114,7 @@ func start(dir, netns string) (*KDC, error) {
 	if err := k.cmd.Start(); err != nil {
 		return nil, fmt.Errorf("krb5kdc: %w", err)
 	}
-	if err := k.waitListening(); err != nil {
+	if err := testwait.Until(15*time.Second, fmt.Sprintf("krb5kdc listening on port %d", k.Port), k.listening); err != nil {
 		k.Stop()
 		out, _ := os.ReadFile(filepath.Join(dir, "krb5kdc.out"))
 		return nil, fmt.Errorf("%w\n%s", err, out)
@@ -128,20 +129,6 @@ func freePort() (int, error) {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
-func (k *KDC) waitListening() error {
-	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
-		if k.listening() {
-			return nil
-		}
-		if k.cmd.ProcessState != nil {
-			return fmt.Errorf("krb5kdc exited")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	return fmt.Errorf("krb5kdc not listening on port %d after 15s", k.Port)
 }
 
 func (k *KDC) writeConfigs() error {

@@ -7,6 +7,7 @@ package teststore
 
 import (
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"os"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/internal/testdeps"
+	"github.com/dnecho/dnecho/internal/testwait"
 )
 
 // Debian packages of the binaries the tests run.
@@ -106,20 +108,18 @@ func start(t testing.TB, dir, bin string, args ...string) *server {
 // Prometheus start in a second or two; a loaded CI machine gets more).
 func (s *server) waitReady(t testing.TB, url string, want int) {
 	t.Helper()
-	deadline := time.Now().Add(time.Minute)
-	for {
-		resp, err := http.Get(url)
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == want {
-				return
-			}
+	var err error // the last probe's, for the failure message
+	ready := func() bool {
+		var resp *http.Response
+		if resp, err = http.Get(url); err != nil {
+			return false
 		}
-		if time.Now().After(deadline) || s.cmd.ProcessState != nil {
-			b, _ := os.ReadFile(s.log.Name())
-			t.Fatalf("%s not ready at %s: %v\n%s", filepath.Base(s.cmd.Path), url, err, tail(string(b), 3000))
-		}
-		time.Sleep(50 * time.Millisecond)
+		resp.Body.Close()
+		return resp.StatusCode == want
+	}
+	if werr := testwait.Until(time.Minute, fmt.Sprintf("%s answers %d", url, want), ready); werr != nil {
+		b, _ := os.ReadFile(s.log.Name())
+		t.Fatalf("%s: %v (last error: %v)\n%s", filepath.Base(s.cmd.Path), werr, err, tail(string(b), 3000))
 	}
 }
 

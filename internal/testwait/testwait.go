@@ -1,9 +1,12 @@
-// Package testwait is the one way tests wait for something another goroutine or process does:
-// Eventually polls a condition until it holds or a deadline passes. Tests whose waits are on
-// timers use testing/synctest instead, where time is virtual and nothing needs polling.
+// Package testwait is the one way tests and their helpers wait for something another goroutine
+// or process does: Eventually polls a condition until it holds or a deadline passes, failing the
+// test; Until is the same poll returning an error, for helpers without a testing.TB and for tests
+// whose failure message needs what they last saw. Tests whose waits are on timers use
+// testing/synctest instead, where time is virtual and nothing needs polling.
 package testwait
 
 import (
+	"fmt"
 	"testing"
 	"time"
 )
@@ -20,11 +23,20 @@ const maxPoll = 50 * time.Millisecond
 // "3 successes") in the message.
 func Eventually(t testing.TB, timeout time.Duration, what string, cond func() bool) {
 	t.Helper()
+	if err := Until(timeout, what, cond); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Until polls cond until it holds, returning nil, or returns an error naming what once timeout
+// has passed.
+func Until(timeout time.Duration, what string, cond func() bool) error {
 	deadline := time.Now().Add(timeout)
 	for pause := time.Millisecond; !cond(); pause = min(2*pause, maxPoll) {
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: not reached within %s", what, timeout)
+			return fmt.Errorf("%s: not reached within %s", what, timeout)
 		}
 		time.Sleep(pause)
 	}
+	return nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
 	"github.com/dnecho/dnecho/minicluster/minitest"
@@ -279,10 +280,10 @@ func echoThroughMove(t *testing.T, c *minicluster.Cluster, spec Spec) (*Session,
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	failures := 0
-	for {
+	testwait.Eventually(t, 20*time.Second, "a call after the move", func() bool {
 		r := sess.Echo(ctx, 0)
 		if r.OK() {
-			return sess, log, failures
+			return true
 		}
 		if r.Interrupted || ctx.Err() != nil {
 			t.Fatalf("still failing after 20s (%d failures); events %v", failures, log.kinds())
@@ -291,8 +292,9 @@ func echoThroughMove(t *testing.T, c *minicluster.Cluster, spec Spec) (*Session,
 			t.Fatalf("failure %+v, want UNAVAILABLE", r)
 		}
 		failures++
-		time.Sleep(5 * time.Millisecond) // pacing the retries, not ordering anything
-	}
+		return false
+	})
+	return sess, log, failures
 }
 
 // DataNodes restarted on new ports: calls fail with UNAVAILABLE until the session, after
@@ -360,18 +362,15 @@ func TestResultsNameThePipelineAfterAMove(t *testing.T) {
 		t.Fatal(err)
 	}
 	var r Result
-	for deadline := time.Now().Add(20 * time.Second); ; {
+	testwait.Eventually(t, testwait.Timeout, "a call after the move", func() bool {
 		if r = sess.Echo(context.Background(), 0); r.OK() {
-			break
+			return true
 		}
 		if r.Pipeline != first.Pipeline && sess.Reresolutions() == 0 {
 			t.Fatalf("a failed call before any move names pipeline %s, want %s", r.Pipeline, first.Pipeline)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("still failing after 20s: %+v", r)
-		}
-		time.Sleep(5 * time.Millisecond) // pacing the retries, not ordering anything
-	}
+		return false
+	})
 	if r.Pipeline == first.Pipeline || r.Pipeline != sess.Placement().PipelineID() {
 		t.Errorf("after the move the call names pipeline %s; first %s, session now %s", r.Pipeline, first.Pipeline, sess.Placement().PipelineID())
 	}
