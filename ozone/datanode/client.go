@@ -77,7 +77,7 @@ func New(pipeline *hddspb.Pipeline, opts Options) (*Client, error) {
 			}
 			c.one = i
 		}
-		conn, err := grpc.NewClient("passthrough:///"+node.Addr, dialOptions(opts, creds)...)
+		conn, err := grpc.NewClient("passthrough:///"+node.Addr, dialOptions(opts, creds, node)...)
 		if err != nil {
 			c.Close()
 			return nil, fmt.Errorf("datanode %s (%s): %w", node.UUID, node.Addr, err)
@@ -100,7 +100,7 @@ func New(pipeline *hddspb.Pipeline, opts Options) (*Client, error) {
 	return c, nil
 }
 
-func dialOptions(opts Options, creds credentials.TransportCredentials) []grpc.DialOption {
+func dialOptions(opts Options, creds credentials.TransportCredentials, node DataNode) []grpc.DialOption {
 	d := []grpc.DialOption{
 		grpc.WithTransportCredentials(creds),
 		// grpc-go receives at most 4 MiB by default. The send side needs
@@ -114,6 +114,9 @@ func dialOptions(opts Options, creds credentials.TransportCredentials) []grpc.Di
 		// Java overrides the channel authority, which is also the name
 		// the server certificate is verified against.
 		d = append(d, grpc.WithAuthority("localhost"))
+	}
+	if opts.Conns != nil {
+		d = append(d, grpc.WithContextDialer(Dialer(node, opts.Conns)))
 	}
 	return d
 }

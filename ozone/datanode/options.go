@@ -91,6 +91,8 @@ type Options struct {
 	MaxIdleStreams int
 	// TLS enables TLS when not nil.
 	TLS *TLSOptions
+	// Conns, when not nil, hears of every connection the client opens and closes (Dialer).
+	Conns ConnWatcher
 }
 
 // withDefaults validates o and fills in defaults.

@@ -15,6 +15,9 @@ const (
 	EventReresolved
 	// EventReresolveFailed: the new lookup failed or found nothing new; calls carry on as before.
 	EventReresolveFailed
+	// EventNetworkUnavailable: the kernel's view of the connections (TCP_INFO) cannot be read
+	// here, so WatchNetwork reports no samples; said once per watch.
+	EventNetworkUnavailable
 )
 
 // Event is something a session has to say while it works: the front end shows it as a log line.

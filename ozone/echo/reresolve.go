@@ -94,7 +94,7 @@ func (s *Session) reresolve(failing time.Duration) {
 			return
 		}
 	}
-	p, err := newGenerationPool(s.spec, t)
+	p, err := newGenerationPool(s.spec, t, s.net)
 	if err != nil {
 		s.obs.emit(Event{Kind: EventReresolveFailed, Message: fmt.Sprintf(
 			"container %d moved, but its new pipeline cannot be used (carrying on with the old one): %v", s.spec.ContainerID, err)})

@@ -28,7 +28,8 @@ type Session struct {
 	def  *Call
 
 	health health
-	writes atomic.Bool // a Ratis write was prepared: a new pipeline must pass checkWrite too
+	net    *netRegistry // the clients' connections, for WatchNetwork
+	writes atomic.Bool  // a Ratis write was prepared: a new pipeline must pass checkWrite too
 
 	ctx    context.Context // parent of re-resolution lookups; cancelled by Close
 	cancel context.CancelFunc
@@ -69,11 +70,12 @@ func Open(ctx context.Context, spec Spec, obs Observer) (*Session, error) {
 
 // newSession builds a session on a looked-up placement; spec is valid and has its defaults.
 func newSession(spec Spec, t *Placement, obs Observer) (*Session, error) {
-	p, err := newGenerationPool(spec, t)
+	conns := newNetRegistry()
+	p, err := newGenerationPool(spec, t, conns)
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{spec: spec, obs: obs, calls: map[callKey]*Call{}, payloads: map[int64][]byte{}}
+	s := &Session{spec: spec, obs: obs, net: conns, calls: map[callKey]*Call{}, payloads: map[int64][]byte{}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.gen.Store(newGeneration(t, p))
 	if s.def, err = s.Prepare(spec.Request); err != nil {
@@ -83,18 +85,21 @@ func newSession(spec Spec, t *Placement, obs Observer) (*Session, error) {
 	return s, nil
 }
 
-// newGenerationPool makes the client pool for a placement.
-func newGenerationPool(spec Spec, t *Placement) (*pool, error) {
+// newGenerationPool makes the client pool for a placement; its connections are registered with
+// conns.
+func newGenerationPool(spec Spec, t *Placement, conns *netRegistry) (*pool, error) {
 	o, err := datanodeOptions(spec, t)
 	if err != nil {
 		return nil, err
 	}
+	o.Conns = conns
 	var ro *ratis.Options
 	if spec.Transport == TransportRatis {
 		if err := t.Settings.Ratis.Err; err != nil {
 			return nil, err
 		}
 		ro = ratisOptions(spec, t, o)
+		ro.Conns = conns
 	}
 	p, err := newPool(t, o, ro, spec.Clients)
 	var te *datanode.TargetError

@@ -51,6 +51,9 @@ type Options struct {
 	CloseTimeout time.Duration
 	// ClientID is the Raft client id; zero means a random (version 4) UUID, as Java makes.
 	ClientID [16]byte
+	// Conns, when not nil, hears of every connection the client opens and closes
+	// (datanode.Dialer); the DataNode it names has the RATIS address.
+	Conns datanode.ConnWatcher
 }
 
 func (o Options) withDefaults() (Options, error) {

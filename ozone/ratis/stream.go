@@ -53,7 +53,7 @@ type stream struct {
 func (c *Client) openLocked() {
 	p := c.peers[c.leader]
 	if p.conn == nil {
-		conn, err := grpc.NewClient("passthrough:///"+p.node.Addr, c.dialOptions()...)
+		conn, err := grpc.NewClient("passthrough:///"+p.node.Addr, c.dialOptions(p.node)...)
 		if err != nil { // only for a malformed address
 			for len(c.window) > 0 {
 				c.finishLocked(c.window[0], outcome{err: fmt.Errorf("ratis: datanode %s (%s): %w", p.node.UUID, p.node.Addr, err), node: p.node})
@@ -72,14 +72,18 @@ func (c *Client) openLocked() {
 	go st.run()
 }
 
-func (c *Client) dialOptions() []grpc.DialOption {
-	return []grpc.DialOption{
+func (c *Client) dialOptions(node datanode.DataNode) []grpc.DialOption {
+	d := []grpc.DialOption{
 		grpc.WithTransportCredentials(c.creds),
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(c.opts.MaxMessageSize)),
 		grpc.WithInitialWindowSize(FlowControlWindow),
 		grpc.WithInitialConnWindowSize(FlowControlWindow),
 		grpc.WithNoProxy(), // as the Java client
 	}
+	if c.opts.Conns != nil {
+		d = append(d, grpc.WithContextDialer(datanode.Dialer(node, c.opts.Conns)))
+	}
+	return d
 }
 
 // submitLocked sends k now, or holds it until the first request has its reply.
