@@ -22,6 +22,11 @@ const (
 	DataReceived = "dnecho_data_received" // Counter (data): response bytes
 )
 
+// IterationStartDelay is the Trend (time) `dnecho run` records of how late arrival-rate iterations
+// started compared with their schedule (runner.Config.StartDelayMetric): a generator that falls
+// behind shows up there before it shows up as dropped_iterations.
+const IterationStartDelay = "dnecho_iteration_start_delay"
+
 // Tag names every dnecho sample carries.
 const (
 	TagDataNode  = "datanode"  // uuid of the DataNode that answered or failed last

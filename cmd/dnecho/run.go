@@ -226,6 +226,7 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 		Layers: layers, Env: scriptEnv, SystemEnv: sysEnv,
 		Stdout: s.out, Stderr: s.err, StdoutTTY: outTTY, StderrTTY: errTTY,
 		Logger: log, ConsoleLogger: cl.console, Display: disp, Hard: sig.hard, Breakdowns: dnechoBreakdowns(), Charts: echometrics.Charts,
+		StartDelayMetric: echometrics.IterationStartDelay,
 		Remote:           remoteModules(log),
 		Modules:          map[string]modules.Factory{dnechoext.ImportPath: dnechoext.Factory(defaults)},
 		FailOnOutputLoss: failOnLoss,

@@ -15,9 +15,9 @@ func BenchmarkIngest(b *testing.B) {
 	for _, producers := range []int{1, 32} {
 		b.Run(fmt.Sprintf("producers=%d", producers), func(b *testing.B) {
 			f := newFixture(b, Options{})
-			f.c.TrackSubmetric(metrics.Submetric{Name: "dnecho_req_duration{result:SUCCESS}", Parent: f.rtt,
+			f.c.TrackSubmetric(metrics.Submetric{Name: "extmod_req_duration{result:SUCCESS}", Parent: f.rtt,
 				Tags: metrics.NewTags(map[string]string{"result": "SUCCESS"})})
-			f.c.TrackBreakdown("dnecho_req_duration", "datanode")
+			f.c.TrackBreakdown("extmod_req_duration", "datanode")
 			tags := make([]*metrics.Tags, 8)
 			for i := range tags {
 				tags[i] = metrics.NewTags(map[string]string{"datanode": fmt.Sprintf("dn%d", i), "result": "SUCCESS", "scenario": "default"})
@@ -43,8 +43,8 @@ func BenchmarkIngest(b *testing.B) {
 	}
 }
 
-// BenchmarkIngestIteration pushes what one dnecho script iteration emits — the five dnecho
-// metrics and the four iteration builtins, sharing one tag set — through per-VU buffers, with
+// BenchmarkIngestIteration pushes what one iteration of a script calling a protocol module emits
+// — the module's five metrics and the four iteration builtins, sharing one tag set — through per-VU buffers, with
 // the per-datanode breakdowns the runner asks for. ns/op is per iteration (nine samples).
 func BenchmarkIngestIteration(b *testing.B) {
 	for _, producers := range []int{1, 32} {
@@ -54,15 +54,15 @@ func BenchmarkIngestIteration(b *testing.B) {
 			for _, d := range []struct {
 				name string
 				typ  metrics.MetricType
-			}{{"dnecho_reqs", metrics.Counter}, {"dnecho_req_failed", metrics.Rate},
-				{"dnecho_data_sent", metrics.Counter}, {"dnecho_data_received", metrics.Counter}} {
+			}{{"extmod_reqs", metrics.Counter}, {"extmod_req_failed", metrics.Rate},
+				{"extmod_data_sent", metrics.Counter}, {"extmod_data_received", metrics.Counter}} {
 				m, err := f.reg.NewMetric(d.name, d.typ, metrics.Default)
 				if err != nil {
 					b.Fatal(err)
 				}
 				ms = append(ms, m)
 			}
-			for _, m := range []string{"dnecho_req_duration", "dnecho_reqs", "dnecho_req_failed"} {
+			for _, m := range []string{"extmod_req_duration", "extmod_reqs", "extmod_req_failed"} {
 				f.c.TrackBreakdown(m, "datanode")
 			}
 			f.c.Track(ms[1])

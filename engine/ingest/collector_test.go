@@ -24,7 +24,7 @@ func newFixture(t testing.TB, opts Options) *fixture {
 	t.Helper()
 	reg := metrics.NewRegistry()
 	b := metrics.RegisterBuiltins(reg)
-	rtt, err := reg.NewMetric("dnecho_req_duration", metrics.Trend, metrics.Time)
+	rtt, err := reg.NewMetric("extmod_req_duration", metrics.Trend, metrics.Time)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,9 +49,9 @@ func (o *captured) AddSamples(b []metrics.Sample) {
 
 func TestAggregationAndSubmetrics(t *testing.T) {
 	f := newFixture(t, Options{})
-	f.c.TrackSubmetric(metrics.Submetric{Name: "dnecho_req_duration{datanode:dn1}", Suffix: "datanode:dn1",
+	f.c.TrackSubmetric(metrics.Submetric{Name: "extmod_req_duration{datanode:dn1}", Suffix: "datanode:dn1",
 		Parent: f.rtt, Tags: metrics.NewTags(map[string]string{"datanode": "dn1"})})
-	f.c.TrackSubmetric(metrics.Submetric{Name: "dnecho_req_duration{datanode:dn1}", Parent: f.rtt}) // duplicate: ignored
+	f.c.TrackSubmetric(metrics.Submetric{Name: "extmod_req_duration{datanode:dn1}", Parent: f.rtt}) // duplicate: ignored
 	var out captured
 	f.c.AddOutput(&out)
 	batch := []metrics.Sample{
@@ -64,11 +64,11 @@ func TestAggregationAndSubmetrics(t *testing.T) {
 	f.c.PushSamples(batch)
 	f.c.PushSamples(nil)
 
-	parent, ok := f.c.Sink("dnecho_req_duration")
+	parent, ok := f.c.Sink("extmod_req_duration")
 	if !ok || parent.(*metrics.TrendSink).Count() != 3 {
 		t.Fatalf("parent sink %v %v", parent, ok)
 	}
-	sub, ok := f.c.Sink("dnecho_req_duration{datanode:dn1}")
+	sub, ok := f.c.Sink("extmod_req_duration{datanode:dn1}")
 	if !ok {
 		t.Fatal("sub-metric sink missing")
 	}
@@ -86,7 +86,7 @@ func TestAggregationAndSubmetrics(t *testing.T) {
 	for _, s := range snap.Series {
 		names = append(names, s.Name)
 	}
-	want := []string{"dnecho_req_duration", "dnecho_req_duration{datanode:dn1}", "iterations"}
+	want := []string{"extmod_req_duration", "extmod_req_duration{datanode:dn1}", "iterations"}
 	if len(names) != len(want) {
 		t.Fatalf("snapshot series %v, want %v", names, want)
 	}
@@ -117,9 +117,9 @@ func TestThresholdsOnly(t *testing.T) {
 		t.Error("untracked metric sunk with ThresholdsOnly")
 	}
 	// A breakdown registered later makes a metric cached as "not sunk" count again.
-	f.c.TrackBreakdown("dnecho_req_duration", "datanode")
+	f.c.TrackBreakdown("extmod_req_duration", "datanode")
 	f.c.PushSamples([]metrics.Sample{smp(f.rtt, 2, map[string]string{"datanode": "a"})})
-	b, ok := f.c.GroupBy("dnecho_req_duration", "datanode")
+	b, ok := f.c.GroupBy("extmod_req_duration", "datanode")
 	if !ok || len(b.Values) != 1 || b.Values[0].Sink.(*metrics.TrendSink).Count() != 1 {
 		t.Errorf("breakdown %+v %v", b, ok)
 	}
@@ -127,8 +127,8 @@ func TestThresholdsOnly(t *testing.T) {
 
 func TestBreakdown(t *testing.T) {
 	f := newFixture(t, Options{MaxBreakdownValues: 2})
-	f.c.TrackBreakdown("dnecho_req_duration", "datanode")
-	f.c.TrackBreakdown("dnecho_req_duration", "datanode") // idempotent
+	f.c.TrackBreakdown("extmod_req_duration", "datanode")
+	f.c.TrackBreakdown("extmod_req_duration", "datanode") // idempotent
 	for i, dn := range []string{"dn2", "dn1", "dn2", "dn3", ""} {
 		tags := map[string]string{"datanode": dn}
 		if dn == "" {
@@ -136,7 +136,7 @@ func TestBreakdown(t *testing.T) {
 		}
 		f.c.PushSamples([]metrics.Sample{smp(f.rtt, float64(i), tags)})
 	}
-	b, ok := f.c.GroupBy("dnecho_req_duration", "datanode")
+	b, ok := f.c.GroupBy("extmod_req_duration", "datanode")
 	if !ok {
 		t.Fatal("no breakdown")
 	}
@@ -146,11 +146,11 @@ func TestBreakdown(t *testing.T) {
 	if got := b.Values[0].Sink.(*metrics.TrendSink).Avg(); got != 1 {
 		t.Errorf("dn2 avg %v, want 1", got)
 	}
-	snapB, ok := f.c.Snapshot().Breakdown("dnecho_req_duration", "datanode")
+	snapB, ok := f.c.Snapshot().Breakdown("extmod_req_duration", "datanode")
 	if !ok || len(snapB.Values) != 2 {
 		t.Error("snapshot breakdown")
 	}
-	if _, ok := f.c.GroupBy("dnecho_req_duration", "container"); ok {
+	if _, ok := f.c.GroupBy("extmod_req_duration", "container"); ok {
 		t.Error("untracked breakdown returned")
 	}
 }
@@ -192,7 +192,7 @@ func TestCheckTree(t *testing.T) {
 // Producers push while thresholds and the summary read: run with -race.
 func TestConcurrentPushAndSnapshot(t *testing.T) {
 	f := newFixture(t, Options{})
-	f.c.TrackBreakdown("dnecho_req_duration", "datanode")
+	f.c.TrackBreakdown("extmod_req_duration", "datanode")
 	var wg sync.WaitGroup
 	for p := 0; p < 8; p++ {
 		wg.Add(1)
@@ -211,12 +211,12 @@ func TestConcurrentPushAndSnapshot(t *testing.T) {
 		defer close(done)
 		for i := 0; i < 50; i++ {
 			f.c.Snapshot()
-			f.c.Sink("dnecho_req_duration")
+			f.c.Sink("extmod_req_duration")
 		}
 	}()
 	wg.Wait()
 	<-done
-	s, _ := f.c.Sink("dnecho_req_duration")
+	s, _ := f.c.Sink("extmod_req_duration")
 	if n := s.(*metrics.TrendSink).Count(); n != 16000 {
 		t.Errorf("count %d, want 16000", n)
 	}
@@ -236,8 +236,8 @@ func TestBadRegistrationsAreIgnored(t *testing.T) {
 // same sinks, sub-metric matches and overflow counts as matching every sample afresh.
 func TestSharedTagSets(t *testing.T) {
 	f := newFixture(t, Options{MaxBreakdownValues: 2})
-	f.c.TrackBreakdown("dnecho_req_duration", "datanode")
-	f.c.TrackSubmetric(metrics.Submetric{Name: "dnecho_req_duration{result:SUCCESS}", Parent: f.rtt,
+	f.c.TrackBreakdown("extmod_req_duration", "datanode")
+	f.c.TrackSubmetric(metrics.Submetric{Name: "extmod_req_duration{result:SUCCESS}", Parent: f.rtt,
 		Tags: metrics.NewTags(map[string]string{"result": "SUCCESS"})})
 	dn1 := metrics.NewTags(map[string]string{"datanode": "dn1", "result": "SUCCESS"})
 	dn2 := metrics.NewTags(map[string]string{"datanode": "dn2", "result": "FAIL"})
@@ -250,7 +250,7 @@ func TestSharedTagSets(t *testing.T) {
 	// Two batches (each owned by the collector once pushed, so no shared backing array).
 	f.c.PushSamples(slices.Clone(batch[:7]))
 	f.c.PushSamples(slices.Clone(batch[7:]))
-	b, _ := f.c.GroupBy("dnecho_req_duration", "datanode")
+	b, _ := f.c.GroupBy("extmod_req_duration", "datanode")
 	if len(b.Values) != 2 || b.Overflow != 2 {
 		t.Fatalf("values %+v overflow %d", b.Values, b.Overflow)
 	}
@@ -260,7 +260,7 @@ func TestSharedTagSets(t *testing.T) {
 		}
 	}
 	snap := f.c.Snapshot()
-	sub, _ := snap.Sink("dnecho_req_duration{result:SUCCESS}")
+	sub, _ := snap.Sink("extmod_req_duration{result:SUCCESS}")
 	if got := sub.(*metrics.TrendSink).Count(); got != 5 {
 		t.Errorf("sub-metric: %d samples, want 5", got)
 	}

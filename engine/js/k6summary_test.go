@@ -31,13 +31,13 @@ export function handleSummary(data) {
 		t.Fatalf("handleSummary: %+v %v", res, err)
 	}
 	text, junit := string(res.Outputs[0].Data), string(res.Outputs[1].Data)
-	for _, want := range []string{">   █ THRESHOLDS", ">     dnecho_req_duration", "> ", "█ TOTAL RESULTS", "checks_succeeded"} {
+	for _, want := range []string{">   █ THRESHOLDS", ">     extmod_req_duration", "> ", "█ TOTAL RESULTS", "checks_succeeded"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("text summary lacks %q:\n%s", want, text)
 		}
 	}
 	for _, want := range []string{`<testsuites tests="5" failures="2">`, `<testsuite name="suite" tests="5" failures="2">`,
-		`<testcase name="checks - rate&gt;0.99">`, `<failure message="failed"></failure>`, `<testcase name="dnecho_req_duration - avg&lt;2"></testcase>`} {
+		`<testcase name="checks - rate&gt;0.99">`, `<failure message="failed"></failure>`, `<testcase name="extmod_req_duration - avg&lt;2"></testcase>`} {
 		if !strings.Contains(junit, want) {
 			t.Errorf("JUnit report lacks %q:\n%s", want, junit)
 		}

@@ -145,7 +145,7 @@ func TestSystemTags(t *testing.T) {
 
 func TestValidNameMatchesK6Pattern(t *testing.T) {
 	re := regexp.MustCompile(namePattern)
-	for _, name := range []string{"", "a", "ab", "_x", "9a", "a9", "a-b", "a b", "dnecho_req_duration", "é_x", "A_Z_09",
+	for _, name := range []string{"", "a", "ab", "_x", "9a", "a9", "a-b", "a b", "extmod_req_duration", "é_x", "A_Z_09",
 		strings.Repeat("a", 129), strings.Repeat("a", 130), "a\n"} {
 		if got, want := validName(name), re.MatchString(name); got != want {
 			t.Errorf("validName(%q) = %v, the pattern says %v", name, got, want)

@@ -148,7 +148,9 @@ func (t *testRun) runScenarios(ctx context.Context) error {
 	err := t.sched.Run(context.Background())
 	cancelWatch()
 	wg.Wait()
-	t.delay.Flush()
+	if t.delay != nil {
+		t.delay.Flush()
+	}
 	switch {
 	case err != nil:
 		return err

@@ -7,12 +7,7 @@ import (
 	"github.com/dnecho/dnecho/engine/metrics"
 )
 
-// StartDelayMetric is the Trend (time) of how late arrival-rate iterations started compared with
-// their schedule: a generator that falls behind shows up here before it shows up as
-// dropped_iterations.
-const StartDelayMetric = "dnecho_iteration_start_delay"
-
-// startDelay records the scheduler's start delays as StartDelayMetric samples. The scheduler
+// startDelay records the scheduler's start delays as samples of Config.StartDelayMetric. The scheduler
 // calls it from VU goroutines; the buffer batches the samples so that each call costs an
 // uncontended lock, not a trip to the collector.
 type startDelay struct {
@@ -23,8 +18,8 @@ type startDelay struct {
 	tags    sync.Map
 }
 
-func newStartDelay(reg *metrics.Registry, p metrics.Pusher, runTags *metrics.Tags, scenarioTag bool) (*startDelay, error) {
-	m, err := reg.NewMetric(StartDelayMetric, metrics.Trend, metrics.Time)
+func newStartDelay(reg *metrics.Registry, name string, p metrics.Pusher, runTags *metrics.Tags, scenarioTag bool) (*startDelay, error) {
+	m, err := reg.NewMetric(name, metrics.Trend, metrics.Time)
 	if err != nil {
 		return nil, err
 	}

@@ -40,7 +40,7 @@ type testRun struct {
 	// outputLoss is the *output.LossError of outputs that dropped samples, kept only when
 	// Config.FailOnOutputLoss asks for it to decide the exit code.
 	outputLoss error
-	delay      *startDelay
+	delay      *startDelay // nil without Config.StartDelayMetric
 	sched      *executor.Scheduler
 	control    *Control // nil without a REST API
 
@@ -73,8 +73,10 @@ func (t *testRun) prepare(ctx context.Context) error {
 	}
 	// Registered before the thresholds are parsed, so that thresholds may use it.
 	runTags := metrics.NewTags(t.opts.Tags)
-	if t.delay, err = newStartDelay(t.reg, t.collector, runTags, t.opts.SystemTagEnabled("scenario")); err != nil {
-		return err
+	if name := t.cfg.StartDelayMetric; name != "" {
+		if t.delay, err = newStartDelay(t.reg, name, t.collector, runTags, t.opts.SystemTagEnabled("scenario")); err != nil {
+			return err
+		}
 	}
 	if err := t.buildThresholds(); err != nil {
 		return err
@@ -181,6 +183,10 @@ func (t *testRun) startOutputs() error {
 
 // buildScheduler plans the scenarios on the script's VUs and hands the script its run settings.
 func (t *testRun) buildScheduler(runTags *metrics.Tags) error {
+	var delay executor.StartDelayObserver // a nil *startDelay would be a non-nil observer
+	if t.delay != nil {
+		delay = t.delay
+	}
 	sched, err := executor.New(executor.Options{
 		Scenarios:  t.opts.Scenarios,
 		VUs:        t.script.VUs(),
@@ -188,7 +194,7 @@ func (t *testRun) buildScheduler(runTags *metrics.Tags) error {
 		Registry:   t.reg,
 		RunTags:    runTags,
 		Logger:     t.log,
-		StartDelay: t.delay,
+		StartDelay: delay,
 		VUTag:      t.opts.SystemTagEnabled("vu"),
 		Tuple:      t.opts.Tuple,
 	})

@@ -57,6 +57,10 @@ type Config struct {
 	// Charts names the metrics and tags the web dashboard charts as calls (a protocol module's);
 	// empty, it charts iterations.
 	Charts output.Charts
+	// StartDelayMetric names the Trend (time) of how late arrival-rate iterations started
+	// compared with their schedule, so that a generator that falls behind shows before it shows
+	// as dropped_iterations (the front end picks the name); empty, start delays are not recorded.
+	StartDelayMetric string
 
 	// Stdout receives the summary (and `-o json=-`); Stderr receives handleSummary's "stderr".
 	Stdout, Stderr io.Writer

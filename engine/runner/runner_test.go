@@ -245,20 +245,21 @@ export default function () { if (ping() !== 'pong') throw new Error('bad'); }`, 
 }
 
 func TestStartDelayMetric(t *testing.T) {
+	const startDelayMetric = "app_iteration_start_delay"
 	out := runScript(t, `
 export const options = {
   scenarios: { ar: { executor: 'constant-arrival-rate', rate: 20, duration: '1s', preAllocatedVUs: 2 } },
-  thresholds: { dnecho_iteration_start_delay: ['p(95)<1000'] },
+  thresholds: { app_iteration_start_delay: ['p(95)<1000'] },
 };
-export default function () {}`, options.Options{}, nil, nil)
+export default function () {}`, options.Options{}, func(c *Config) { c.StartDelayMetric = startDelayMetric }, nil)
 	if out.err != nil {
 		t.Fatal(out.err)
 	}
-	if n := metricValue(out.res.Summary, StartDelayMetric, "avg"); n < 0 {
-		t.Errorf("%s missing from the summary", StartDelayMetric)
+	if n := metricValue(out.res.Summary, startDelayMetric, "avg"); n < 0 {
+		t.Errorf("%s missing from the summary", startDelayMetric)
 	}
-	if !strings.Contains(out.stdout, StartDelayMetric) {
-		t.Errorf("%s not shown in the text summary:\n%s", StartDelayMetric, out.stdout)
+	if !strings.Contains(out.stdout, startDelayMetric) {
+		t.Errorf("%s not shown in the text summary:\n%s", startDelayMetric, out.stdout)
 	}
 }
 

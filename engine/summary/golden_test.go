@@ -21,14 +21,14 @@ func scenario(t *testing.T) Input {
 	t.Helper()
 	reg := metrics.NewRegistry()
 	b := metrics.RegisterBuiltins(reg)
-	rtt := reg.MustNewMetric("dnecho_req_duration", metrics.Trend, metrics.Time)
-	reqs := reg.MustNewMetric("dnecho_reqs", metrics.Counter, metrics.Default)
-	failed := reg.MustNewMetric("dnecho_req_failed", metrics.Rate, metrics.Default)
+	rtt := reg.MustNewMetric("extmod_req_duration", metrics.Trend, metrics.Time)
+	reqs := reg.MustNewMetric("extmod_reqs", metrics.Counter, metrics.Default)
+	failed := reg.MustNewMetric("extmod_req_failed", metrics.Rate, metrics.Default)
 	cfg, err := threshold.DecodeConfig([]byte(`{
-		"dnecho_req_duration": ["p(99)<5", "avg<2"],
-		"dnecho_req_duration{datanode:dn3}": ["p(99)<3"],
+		"extmod_req_duration": ["p(99)<5", "avg<2"],
+		"extmod_req_duration{datanode:dn3}": ["p(99)<3"],
 		"checks": ["rate>0.99"],
-		"dnecho_req_failed": [{"threshold": "rate<0.01", "abortOnFail": true}]
+		"extmod_req_failed": [{"threshold": "rate<0.01", "abortOnFail": true}]
 	}`))
 	if err != nil {
 		t.Fatal(err)
@@ -44,7 +44,7 @@ func scenario(t *testing.T) Input {
 	for _, sm := range set.Submetrics() {
 		c.TrackSubmetric(sm)
 	}
-	c.TrackBreakdown("dnecho_req_duration", "datanode")
+	c.TrackBreakdown("extmod_req_duration", "datanode")
 
 	t0 := time.Unix(1_750_000_000, 0)
 	var batch []metrics.Sample

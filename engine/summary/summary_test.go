@@ -68,15 +68,15 @@ func TestEmptyRun(t *testing.T) {
 // A single-valued breakdown stays in the data but is not printed: it would repeat its parent.
 func TestBreakdownSingleValue(t *testing.T) {
 	reg := metrics.NewRegistry()
-	rtt := reg.MustNewMetric("dnecho_req_duration", metrics.Trend, metrics.Time)
+	rtt := reg.MustNewMetric("extmod_req_duration", metrics.Trend, metrics.Time)
 	c := ingest.New(ingest.Options{})
-	c.TrackBreakdown("dnecho_req_duration", "datanode")
+	c.TrackBreakdown("extmod_req_duration", "datanode")
 	c.PushSamples([]metrics.Sample{{Metric: rtt, Value: 1, Tags: metrics.NewTags(map[string]string{"datanode": "only"})}})
 	d, err := Build(Input{Snapshot: c.Snapshot(), Duration: time.Second, Options: Options{NoColor: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := d.JS()["metrics"].(map[string]any)["dnecho_req_duration{datanode:only}"]; !ok {
+	if _, ok := d.JS()["metrics"].(map[string]any)["extmod_req_duration{datanode:only}"]; !ok {
 		t.Error("breakdown missing from data")
 	}
 	if strings.Contains(d.Text(), "datanode:only") {

@@ -27,10 +27,10 @@ func newEnv() *env {
 	return &env{
 		reg:      reg,
 		b:        metrics.RegisterBuiltins(reg),
-		rtt:      reg.MustNewMetric("dnecho_req_duration", metrics.Trend, metrics.Time),
-		ops:      reg.MustNewMetric("dnecho_reqs", metrics.Counter, metrics.Default),
-		inflight: reg.MustNewMetric("dnecho_inflight", metrics.Gauge, metrics.Default),
-		errs:     reg.MustNewMetric("dnecho_req_failed", metrics.Rate, metrics.Default),
+		rtt:      reg.MustNewMetric("extmod_req_duration", metrics.Trend, metrics.Time),
+		ops:      reg.MustNewMetric("extmod_reqs", metrics.Counter, metrics.Default),
+		inflight: reg.MustNewMetric("extmod_inflight", metrics.Gauge, metrics.Default),
+		errs:     reg.MustNewMetric("extmod_req_failed", metrics.Rate, metrics.Default),
 	}
 }
 
@@ -64,8 +64,8 @@ func TestNewErrors(t *testing.T) {
 	for _, tc := range []struct{ js, want string }{
 		{`{"nope":["count<1"]}`, `invalid threshold defined on nope; reason: no metric name "nope" found`},
 		{`{"nope{a:b}":["count<1"]}`, `invalid threshold defined on nope{a:b}; reason: no metric name "nope" found`},
-		{`{"dnecho_req_duration{a}":["avg<1"]}`, `invalid threshold defined on dnecho_req_duration{a}; reason: sub-metric selector entry "a" is not of the form key:value`},
-		{`{"dnecho_req_duration":["count<1"]}`, `invalid threshold defined on dnecho_req_duration; reason: threshold "count<1": unsupported aggregation method "count" on metric "dnecho_req_duration"; supported aggregation methods for this metric are: avg, min, max, med, p(N)`},
+		{`{"extmod_req_duration{a}":["avg<1"]}`, `invalid threshold defined on extmod_req_duration{a}; reason: sub-metric selector entry "a" is not of the form key:value`},
+		{`{"extmod_req_duration":["count<1"]}`, `invalid threshold defined on extmod_req_duration; reason: threshold "count<1": unsupported aggregation method "count" on metric "extmod_req_duration"; supported aggregation methods for this metric are: avg, min, max, med, p(N)`},
 		{`{"checks":["value>1"]}`, `invalid threshold defined on checks; reason: threshold "value>1": unsupported aggregation method "value" on metric "checks"; supported aggregation methods for this metric are: rate`},
 		{`{"vus":["p(95)<1"]}`, `invalid threshold defined on vus; reason: threshold "p(95)<1": unsupported aggregation method "p(95)" on metric "vus"; supported aggregation methods for this metric are: value`},
 		{`{"iterations":["avg<1"]}`, `invalid threshold defined on iterations; reason: threshold "avg<1": unsupported aggregation method "avg" on metric "iterations"; supported aggregation methods for this metric are: count, rate`},
@@ -86,14 +86,14 @@ func TestNewErrors(t *testing.T) {
 
 func TestDecodeConfig(t *testing.T) {
 	cfg, err := DecodeConfig([]byte(`{
-		"dnecho_req_duration{datanode:dn1}": ["p(99)<5", {"threshold": "avg<2", "abortOnFail": true, "delayAbortEval": "10s", "extra": 1}],
+		"extmod_req_duration{datanode:dn1}": ["p(99)<5", {"threshold": "avg<2", "abortOnFail": true, "delayAbortEval": "10s", "extra": 1}],
 		"checks": [{"threshold": "rate>0.9", "abortOnFail": false}, {"threshold": "rate>0.5", "abortOnFail": true, "delayAbortEval": 1500}],
 		"iterations": [{"threshold": "count>1", "abortOnFail": true, "delayAbortEval": "1d2h"}]
 	}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := cfg["dnecho_req_duration{datanode:dn1}"]
+	got := cfg["extmod_req_duration{datanode:dn1}"]
 	if len(got) != 2 || got[0].Threshold != "p(99)<5" || !got[1].AbortOnFail || got[1].DelayAbortEval != 10*time.Second {
 		t.Errorf("sources %+v", got)
 	}
@@ -108,7 +108,7 @@ func TestDecodeConfig(t *testing.T) {
 	if string(out) != `["rate>0.9",{"threshold":"rate>0.5","abortOnFail":true,"delayAbortEval":"1500ms"}]` {
 		t.Errorf("marshal: %s", out)
 	}
-	out, _ = marshalNoHTML(cfg["dnecho_req_duration{datanode:dn1}"])
+	out, _ = marshalNoHTML(cfg["extmod_req_duration{datanode:dn1}"])
 	if string(out) != `["p(99)<5",{"threshold":"avg<2","abortOnFail":true,"delayAbortEval":"10s"}]` {
 		t.Errorf("marshal: %s", out)
 	}
@@ -134,8 +134,8 @@ func TestDecodeConfig(t *testing.T) {
 
 func TestSubmetricsAndWarnings(t *testing.T) {
 	e := newEnv()
-	cfg, _ := DecodeConfig([]byte(`{"dnecho_req_duration{datanode:dn1}":["avg<1"], "dnecho_req_duration{ datanode: 'dn1' }":["max<2"],
-		"dnecho_req_duration{vu:3}":["avg<1"], "dnecho_req_duration":["p(99)<3"]}`))
+	cfg, _ := DecodeConfig([]byte(`{"extmod_req_duration{datanode:dn1}":["avg<1"], "extmod_req_duration{ datanode: 'dn1' }":["max<2"],
+		"extmod_req_duration{vu:3}":["avg<1"], "extmod_req_duration":["p(99)<3"]}`))
 	s, warns, err := New(cfg, e.reg)
 	if err != nil {
 		t.Fatal(err)
@@ -144,10 +144,10 @@ func TestSubmetricsAndWarnings(t *testing.T) {
 		t.Errorf("warnings %q", warns)
 	}
 	subs := s.Submetrics()
-	if len(subs) != 2 || subs[0].Name != "dnecho_req_duration{datanode:dn1}" || subs[0].Suffix != "datanode:dn1" || subs[0].Parent != e.rtt {
+	if len(subs) != 2 || subs[0].Name != "extmod_req_duration{datanode:dn1}" || subs[0].Suffix != "datanode:dn1" || subs[0].Parent != e.rtt {
 		t.Fatalf("submetrics %+v", subs)
 	}
-	if got := s.Sources("dnecho_req_duration{datanode:dn1}"); len(got) != 2 {
+	if got := s.Sources("extmod_req_duration{datanode:dn1}"); len(got) != 2 {
 		t.Errorf("spellings of one selector must share an entry: %+v", got)
 	}
 	if ms := s.Metrics(); len(ms) != 1 || ms[0] != e.rtt {
@@ -156,7 +156,7 @@ func TestSubmetricsAndWarnings(t *testing.T) {
 	if s.Sources("nope") != nil || s.Outcomes("nope") != nil {
 		t.Error("unknown name")
 	}
-	if len(s.Entries()) != 3 || s.Entries()[0].Name != "dnecho_req_duration" {
+	if len(s.Entries()) != 3 || s.Entries()[0].Name != "extmod_req_duration" {
 		t.Errorf("entries not sorted by name")
 	}
 }
@@ -164,21 +164,21 @@ func TestSubmetricsAndWarnings(t *testing.T) {
 func TestEvaluatePerType(t *testing.T) {
 	e := newEnv()
 	s := mustSet(t, e, `{
-		"dnecho_reqs": ["count>=10", "rate>=5", "rate<4"],
-		"dnecho_inflight": ["value<3"],
-		"dnecho_req_failed": ["rate<0.1"],
+		"extmod_reqs": ["count>=10", "rate>=5", "rate<4"],
+		"extmod_inflight": ["value<3"],
+		"extmod_req_failed": ["rate<0.1"],
 		"checks": ["rate>0.99"],
-		"dnecho_req_duration": ["p(50)==3", "med==3", "avg==3", "min==1", "max==5", "p(100)<5"]
+		"extmod_req_duration": ["p(50)==3", "med==3", "avg==3", "min==1", "max==5", "p(100)<5"]
 	}`)
 	src := sinks{
-		"dnecho_reqs":         add(&metrics.CounterSink{}, 4, 6),
-		"dnecho_inflight":     add(&metrics.GaugeSink{}, 9, 2),
-		"dnecho_req_failed":   add(&metrics.RateSink{}, 0, 0, 0, 1),
+		"extmod_reqs":         add(&metrics.CounterSink{}, 4, 6),
+		"extmod_inflight":     add(&metrics.GaugeSink{}, 9, 2),
+		"extmod_req_failed":   add(&metrics.RateSink{}, 0, 0, 0, 1),
 		"checks":              &metrics.RateSink{}, // no samples: passes at the end
-		"dnecho_req_duration": add(metrics.NewTrendSink(metrics.Time), 1, 2, 3, 4, 5),
+		"extmod_req_duration": add(metrics.NewTrendSink(metrics.Time), 1, 2, 3, 4, 5),
 	}
 	r := s.Evaluate(src, 2*time.Second, true)
-	want := []string{"dnecho_req_duration", "dnecho_req_failed", "dnecho_reqs"}
+	want := []string{"extmod_req_duration", "extmod_req_failed", "extmod_reqs"}
 	if strings.Join(r.Failed, ",") != strings.Join(want, ",") {
 		t.Errorf("failed %v, want %v", r.Failed, want)
 	}
@@ -191,21 +191,21 @@ func TestEvaluatePerType(t *testing.T) {
 			}
 		}
 	}
-	check("dnecho_reqs", true, true, false) // count 10, rate 10/2s = 5
-	check("dnecho_inflight", true)          // last value 2
-	check("dnecho_req_failed", false)       // 0.25
+	check("extmod_reqs", true, true, false) // count 10, rate 10/2s = 5
+	check("extmod_inflight", true)          // last value 2
+	check("extmod_req_failed", false)       // 0.25
 	check("checks", true)
-	check("dnecho_req_duration", true, true, true, true, true, false)
+	check("extmod_req_duration", true, true, true, true, true, false)
 	if o := s.Outcomes("checks")[0]; o.HasValue {
 		t.Error("empty rate must have no value")
 	}
-	if o := s.Outcomes("dnecho_reqs")[1]; o.Value != 5 || o.Agg != "rate" {
+	if o := s.Outcomes("extmod_reqs")[1]; o.Value != 5 || o.Agg != "rate" {
 		t.Errorf("counter rate outcome %+v", o)
 	}
 	err := r.Err()
 	var fe *FailedError
 	if !errors.As(err, &fe) || fe.ExitCode() != 99 ||
-		err.Error() != "thresholds on metrics 'dnecho_req_duration, dnecho_req_failed, dnecho_reqs' have been crossed" {
+		err.Error() != "thresholds on metrics 'extmod_req_duration, extmod_req_failed, extmod_reqs' have been crossed" {
 		t.Errorf("err %v", err)
 	}
 	if !s.Tainted() {
@@ -215,35 +215,35 @@ func TestEvaluatePerType(t *testing.T) {
 
 func TestEmptySinksRunVersusEnd(t *testing.T) {
 	e := newEnv()
-	s := mustSet(t, e, `{"dnecho_req_duration": ["p(95)>1"], "dnecho_reqs": ["count>0"]}`)
-	src := sinks{"dnecho_req_duration": metrics.NewTrendSink(metrics.Time)} // dnecho_reqs has no sink at all
+	s := mustSet(t, e, `{"extmod_req_duration": ["p(95)>1"], "extmod_reqs": ["count>0"]}`)
+	src := sinks{"extmod_req_duration": metrics.NewTrendSink(metrics.Time)} // extmod_reqs has no sink at all
 	if r := s.Evaluate(src, time.Second, false); len(r.Failed) != 0 || r.Err() != nil || s.Tainted() {
 		t.Errorf("run-time evaluation must skip empty sinks: %+v", r)
 	}
-	if o := s.Outcomes("dnecho_req_duration")[0]; o.Evaluated || !o.OK {
+	if o := s.Outcomes("extmod_req_duration")[0]; o.Evaluated || !o.OK {
 		t.Errorf("skipped threshold outcome %+v", o)
 	}
 	r := s.Evaluate(src, time.Second, true)
-	if strings.Join(r.Failed, ",") != "dnecho_req_duration,dnecho_reqs" {
+	if strings.Join(r.Failed, ",") != "extmod_req_duration,extmod_reqs" {
 		t.Errorf("end evaluation must not skip empty sinks: %v", r.Failed)
 	}
 }
 
 func TestAbortTiming(t *testing.T) {
 	e := newEnv()
-	failing := sinks{"dnecho_req_failed": add(&metrics.RateSink{}, 1, 1)}
+	failing := sinks{"extmod_req_failed": add(&metrics.RateSink{}, 1, 1)}
 	for _, tc := range []struct {
 		name    string
 		js      string
 		elapsed time.Duration
 		abort   bool
 	}{
-		{"no abortOnFail", `{"dnecho_req_failed":["rate<0.1"]}`, time.Minute, false},
-		{"abort without delay", `{"dnecho_req_failed":[{"threshold":"rate<0.1","abortOnFail":true}]}`, time.Second, true},
-		{"before delay", `{"dnecho_req_failed":[{"threshold":"rate<0.1","abortOnFail":true,"delayAbortEval":"10s"}]}`, 5 * time.Second, false},
-		{"at delay", `{"dnecho_req_failed":[{"threshold":"rate<0.1","abortOnFail":true,"delayAbortEval":"10s"}]}`, 10 * time.Second, false},
-		{"past delay", `{"dnecho_req_failed":[{"threshold":"rate<0.1","abortOnFail":true,"delayAbortEval":"10s"}]}`, 11 * time.Second, true},
-		{"passing", `{"dnecho_req_failed":[{"threshold":"rate>0.1","abortOnFail":true}]}`, time.Minute, false},
+		{"no abortOnFail", `{"extmod_req_failed":["rate<0.1"]}`, time.Minute, false},
+		{"abort without delay", `{"extmod_req_failed":[{"threshold":"rate<0.1","abortOnFail":true}]}`, time.Second, true},
+		{"before delay", `{"extmod_req_failed":[{"threshold":"rate<0.1","abortOnFail":true,"delayAbortEval":"10s"}]}`, 5 * time.Second, false},
+		{"at delay", `{"extmod_req_failed":[{"threshold":"rate<0.1","abortOnFail":true,"delayAbortEval":"10s"}]}`, 10 * time.Second, false},
+		{"past delay", `{"extmod_req_failed":[{"threshold":"rate<0.1","abortOnFail":true,"delayAbortEval":"10s"}]}`, 11 * time.Second, true},
+		{"passing", `{"extmod_req_failed":[{"threshold":"rate>0.1","abortOnFail":true}]}`, time.Minute, false},
 	} {
 		s := mustSet(t, e, tc.js)
 		r := s.Evaluate(failing, tc.elapsed, false)
@@ -251,7 +251,7 @@ func TestAbortTiming(t *testing.T) {
 			t.Errorf("%s: abort %v, want %v", tc.name, r.Abort, tc.abort)
 		}
 		if tc.abort && (r.Err() == nil || r.Err().Error() !=
-			"thresholds on metrics 'dnecho_req_failed' were crossed; at least one has abortOnFail enabled, stopping test prematurely") {
+			"thresholds on metrics 'extmod_req_failed' were crossed; at least one has abortOnFail enabled, stopping test prematurely") {
 			t.Errorf("%s: err %v", tc.name, r.Err())
 		}
 		if !tc.abort && r.Err() != nil {
@@ -284,8 +284,8 @@ func (l *lockedSinks) Sink(name string) (metrics.Sink, bool) {
 func TestWatch(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv()
-		s := mustSet(t, e, `{"dnecho_req_failed":[{"threshold":"rate<0.5","abortOnFail":true}]}`)
-		src := &lockedSinks{s: sinks{"dnecho_req_failed": add(&metrics.RateSink{}, 0)}}
+		s := mustSet(t, e, `{"extmod_req_failed":[{"threshold":"rate<0.5","abortOnFail":true}]}`)
+		src := &lockedSinks{s: sinks{"extmod_req_failed": add(&metrics.RateSink{}, 0)}}
 		aborted := make(chan error, 1)
 		done := make(chan struct{})
 		go func() {
@@ -300,7 +300,7 @@ func TestWatch(t *testing.T) {
 		default:
 		}
 		src.mu.Lock()
-		add(src.s["dnecho_req_failed"], 1, 1, 1)
+		add(src.s["extmod_req_failed"], 1, 1, 1)
 		src.mu.Unlock()
 		select {
 		case err := <-aborted:

@@ -21,7 +21,7 @@ func sampleState() *State {
 		Elapsed: 3 * time.Second, VUs: 4, VUsMax: 10,
 		NewSeries: []SeriesDef{
 			{ID: 1, Metric: "iterations", Type: metrics.Counter, Contains: metrics.Default, Tags: []metrics.Tag{{Key: "scenario", Value: "default"}}},
-			{ID: 2, Metric: "dnecho_req_duration", Type: metrics.Trend, Contains: metrics.Time},
+			{ID: 2, Metric: "extmod_req_duration", Type: metrics.Trend, Contains: metrics.Time},
 		},
 		Deltas: []SeriesDelta{
 			{ID: 1, Type: metrics.Counter, Delta: metrics.Delta{N: 3, Sum: 3, First: t0, Last: t0.Add(time.Second)}},

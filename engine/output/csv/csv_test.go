@@ -60,7 +60,7 @@ func TestParseConfig(t *testing.T) {
 
 func samples() []metrics.Sample {
 	reg := metrics.NewRegistry()
-	rtt := reg.MustNewMetric("dnecho_req_duration", metrics.Trend, metrics.Time)
+	rtt := reg.MustNewMetric("extmod_req_duration", metrics.Trend, metrics.Time)
 	t0 := time.Date(2026, 3, 4, 5, 6, 7, 123456789, time.UTC)
 	return []metrics.Sample{
 		{Metric: rtt, Time: t0, Value: 0.7345678, Tags: metrics.NewTags(map[string]string{
@@ -110,7 +110,7 @@ func TestFileContent(t *testing.T) {
 	for i, h := range recs[0] {
 		row[h] = recs[1][i]
 	}
-	want := map[string]string{"metric_name": "dnecho_req_duration", "timestamp": "1772600767", "metric_value": "0.734568",
+	want := map[string]string{"metric_name": "extmod_req_duration", "timestamp": "1772600767", "metric_value": "0.734568",
 		"scenario": "default", "group": "", "name": `a,b "q"`, "extra_tags": "datanode=dn1", "metadata": "iter=7&vu=3"}
 	for k, v := range want {
 		if row[k] != v {
@@ -161,7 +161,7 @@ func TestGzipRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs := parse(t, zr)
-	if len(recs) != 3 || recs[1][0] != "dnecho_req_duration" {
+	if len(recs) != 3 || recs[1][0] != "extmod_req_duration" {
 		t.Errorf("records %q", recs)
 	}
 	o, _ := New(output.Params{Arg: path})

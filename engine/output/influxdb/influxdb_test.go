@@ -75,7 +75,7 @@ func TestConfigPrecedence(t *testing.T) {
 
 func TestLineProtocol(t *testing.T) {
 	reg := metrics.NewRegistry()
-	m := reg.MustNewMetric("dnecho_req_duration", metrics.Trend, metrics.Time)
+	m := reg.MustNewMetric("extmod_req_duration", metrics.Trend, metrics.Time)
 	fields, _ := ParseFieldSpecs("", []string{"url", "n:int", "f:float", "b:bool", "bad:int"})
 	at := time.Unix(1700000000, 123456789)
 	cases := []struct {
@@ -85,11 +85,11 @@ func TestLineProtocol(t *testing.T) {
 		want string
 	}{
 		{map[string]string{"group": "", "datanode": "dn-1", "result": "SUCCESS"}, 0.25, 1,
-			"dnecho_req_duration,datanode=dn-1,result=SUCCESS value=0.25 1700000000123456789\n"},
+			"extmod_req_duration,datanode=dn-1,result=SUCCESS value=0.25 1700000000123456789\n"},
 		{map[string]string{"a b": "c,d=e", "url": `say "hi"\`}, 3, 1e6,
-			`dnecho_req_duration,a\ b=c\,d\=e value=3,url="say \"hi\"\\" 1700000000123` + "\n"},
+			`extmod_req_duration,a\ b=c\,d\=e value=3,url="say \"hi\"\\" 1700000000123` + "\n"},
 		{map[string]string{"n": "7", "f": "1.5", "b": "true", "bad": "x"}, 1e21, 1e9,
-			`dnecho_req_duration value=1000000000000000000000,b=true,bad="x",f=1.5,n=7i 1700000000` + "\n"},
+			`extmod_req_duration value=1000000000000000000000,b=true,bad="x",f=1.5,n=7i 1700000000` + "\n"},
 	}
 	for _, c := range cases {
 		e := newEncoder(fields, c.div)
@@ -106,7 +106,7 @@ func TestLineProtocol(t *testing.T) {
 // flushSamples is 20 batches of 1,000 samples over two series.
 func flushSamples() [][]metrics.Sample {
 	reg := metrics.NewRegistry()
-	m := reg.MustNewMetric("dnecho_req_duration", metrics.Trend, metrics.Time)
+	m := reg.MustNewMetric("extmod_req_duration", metrics.Trend, metrics.Time)
 	tags := []*metrics.Tags{
 		metrics.NewTags(map[string]string{"datanode": "dn-1", "result": "SUCCESS", "scenario": "default"}),
 		metrics.NewTags(map[string]string{"datanode": "dn-2", "result": "UNAVAILABLE", "scenario": "default", "mode": "grpc"}),

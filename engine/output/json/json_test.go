@@ -34,11 +34,11 @@ func newFixture(t *testing.T) fixture {
 	reg := metrics.NewRegistry()
 	f := fixture{
 		reg:  reg,
-		rtt:  reg.MustNewMetric("dnecho_req_duration", metrics.Trend, metrics.Time),
-		reqs: reg.MustNewMetric("dnecho_reqs", metrics.Counter, metrics.Default),
+		rtt:  reg.MustNewMetric("extmod_req_duration", metrics.Trend, metrics.Time),
+		reqs: reg.MustNewMetric("extmod_reqs", metrics.Counter, metrics.Default),
 	}
-	cfg, err := threshold.DecodeConfig([]byte(`{"dnecho_req_duration": ["p(99)<5", {"threshold": "avg<2", "abortOnFail": true, "delayAbortEval": "10s"}],
-		"dnecho_req_duration{datanode:dn1,result:OK}": ["max<10"]}`))
+	cfg, err := threshold.DecodeConfig([]byte(`{"extmod_req_duration": ["p(99)<5", {"threshold": "avg<2", "abortOnFail": true, "delayAbortEval": "10s"}],
+		"extmod_req_duration{datanode:dn1,result:OK}": ["max<10"]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,20 +99,20 @@ func TestFileContent(t *testing.T) {
 	if len(lines) != 5 {
 		t.Fatalf("%d lines, want 2 Metric + 3 Point:\n%s", len(lines), strings.Join(lines, "\n"))
 	}
-	wantMetric := `{"type":"Metric","data":{"name":"dnecho_req_duration","type":"trend","contains":"time",` +
+	wantMetric := `{"type":"Metric","data":{"name":"extmod_req_duration","type":"trend","contains":"time",` +
 		`"thresholds":["p(99)<5",{"threshold":"avg<2","abortOnFail":true,"delayAbortEval":"10s"}],` +
-		`"submetrics":[{"name":"dnecho_req_duration{datanode:dn1,result:OK}","suffix":"datanode:dn1,result:OK","tags":{"datanode":"dn1","result":"OK"}}]},` +
-		`"metric":"dnecho_req_duration"}`
+		`"submetrics":[{"name":"extmod_req_duration{datanode:dn1,result:OK}","suffix":"datanode:dn1,result:OK","tags":{"datanode":"dn1","result":"OK"}}]},` +
+		`"metric":"extmod_req_duration"}`
 	if lines[0] != wantMetric {
 		t.Errorf("Metric line:\n got  %s\n want %s", lines[0], wantMetric)
 	}
 	local := time.Date(2026, 3, 4, 5, 6, 7, 123456789, time.UTC).In(time.Local).Format(time.RFC3339Nano)
 	wantPoint := `{"type":"Point","data":{"time":"` + local + `","value":0.74,"tags":{"group":"","scenario":"default","url":"a<b>&c"},` +
-		`"metadata":{"iter":"0","vu":"3"}},"metric":"dnecho_req_duration"}`
+		`"metadata":{"iter":"0","vu":"3"}},"metric":"extmod_req_duration"}`
 	if lines[1] != wantPoint {
 		t.Errorf("Point line:\n got  %s\n want %s", lines[1], wantPoint)
 	}
-	if want := `{"type":"Metric","data":{"name":"dnecho_reqs","type":"counter","contains":"default","thresholds":[],"submetrics":null},"metric":"dnecho_reqs"}`; lines[2] != want {
+	if want := `{"type":"Metric","data":{"name":"extmod_reqs","type":"counter","contains":"default","thresholds":[],"submetrics":null},"metric":"extmod_reqs"}`; lines[2] != want {
 		t.Errorf("Metric line without thresholds:\n got  %s\n want %s", lines[2], want)
 	}
 	if !strings.Contains(lines[4], `"value":1.5e-7,"tags":{}},`) {
@@ -263,7 +263,7 @@ func FuzzAppendFloat(f *testing.F) {
 // cached (the common case); allocs/op must be 0.
 func BenchmarkAppendPoint(b *testing.B) {
 	reg := metrics.NewRegistry()
-	m := reg.MustNewMetric("dnecho_req_duration", metrics.Trend, metrics.Time)
+	m := reg.MustNewMetric("extmod_req_duration", metrics.Trend, metrics.Time)
 	s := metrics.Sample{Metric: m, Time: time.Now(), Value: 0.734,
 		Tags: metrics.NewTags(map[string]string{"datanode": "dn-1", "group": "", "result": "SUCCESS", "scenario": "default"})}
 	buf := make([]byte, 0, 4096)
