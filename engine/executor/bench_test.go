@@ -10,6 +10,7 @@ import (
 	"github.com/dnecho/dnecho/engine/exec"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/scenario"
+	"github.com/dnecho/dnecho/internal/testwait"
 )
 
 // noopVU does nothing per iteration, so benchmarks measure the scheduler alone.
@@ -80,13 +81,9 @@ func BenchmarkArrivalRateDispatch(b *testing.B) {
 	b.ResetTimer()
 	done := make(chan error)
 	go func() { done <- s.Run(context.Background()) }()
-	deadline := time.Now().Add(time.Minute)
-	for s.InstanceStats().IterationsCompleted+dropped.Load() < int64(b.N) {
-		if time.Now().After(deadline) {
-			b.Fatalf("only %d of %d iterations handled within a minute", s.InstanceStats().IterationsCompleted+dropped.Load(), b.N)
-		}
-		time.Sleep(100 * time.Microsecond)
-	}
+	testwait.Eventually(b, time.Minute, fmt.Sprintf("%d iterations handled", b.N), func() bool {
+		return s.InstanceStats().IterationsCompleted+dropped.Load() >= int64(b.N)
+	})
 	b.StopTimer()
 	s.Stop(true)
 	if err := <-done; err != nil {

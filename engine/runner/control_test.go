@@ -2,6 +2,7 @@ package runner
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +14,7 @@ import (
 	"github.com/dnecho/dnecho/engine/options"
 	"github.com/dnecho/dnecho/engine/restapi"
 	"github.com/dnecho/dnecho/internal/exitcode"
+	"github.com/dnecho/dnecho/internal/testwait"
 )
 
 // apiRun is a run with its REST API served by the real handler.
@@ -68,17 +70,14 @@ func (r *apiRun) status() map[string]any {
 // waitStatus polls /v1/status until its numeric status is want (a minute at most).
 func (r *apiRun) waitStatus(want restapi.RunStatus) map[string]any {
 	r.t.Helper()
-	deadline := time.Now().Add(time.Minute)
-	for {
-		s := r.status()
-		if s["status"] == float64(want) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			r.t.Fatalf("status %v after a minute, want %d", s, want)
-		}
-		time.Sleep(5 * time.Millisecond)
+	var s map[string]any
+	if err := testwait.Until(time.Minute, fmt.Sprintf("status %d", want), func() bool {
+		s = r.status()
+		return s["status"] == float64(want)
+	}); err != nil {
+		r.t.Fatalf("%v: last %v", err, s)
 	}
+	return s
 }
 
 const patchResume = `{"data":{"attributes":{"paused":false,"stopped":false},"id":"default","type":"status"}}`

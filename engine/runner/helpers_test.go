@@ -3,7 +3,7 @@ package runner
 import (
 	"bytes"
 	"context"
-	"github.com/dnecho/dnecho/internal/testkit"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -16,6 +16,8 @@ import (
 	"github.com/dnecho/dnecho/engine/null"
 	"github.com/dnecho/dnecho/engine/options"
 	"github.com/dnecho/dnecho/engine/summary"
+	"github.com/dnecho/dnecho/internal/testkit"
+	"github.com/dnecho/dnecho/internal/testwait"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -64,13 +66,12 @@ func runScript(t *testing.T, src string, cli options.Options, tweak func(*Config
 	stopped := make(chan struct{})
 	if stop != nil {
 		logged := func(text string) bool {
-			deadline := time.Now().Add(time.Minute)
-			for !strings.Contains(logs.String(), text) {
-				if time.Now().After(deadline) {
-					t.Errorf("the run did not log %q within a minute", text)
-					return false
-				}
-				time.Sleep(time.Millisecond)
+			// Until, not Eventually: stop runs on its own goroutine, where t.Fatal must not be called.
+			if err := testwait.Until(time.Minute, fmt.Sprintf("the run logs %q", text), func() bool {
+				return strings.Contains(logs.String(), text)
+			}); err != nil {
+				t.Error(err)
+				return false
 			}
 			return true
 		}
