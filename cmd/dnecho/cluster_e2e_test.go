@@ -1,17 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"net"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/dnecho/dnecho/minicluster"
 )
 
 // `dnecho cluster` writes its configuration, serves until Ctrl-C, then stops cleanly (exit 0).
@@ -24,18 +19,7 @@ func TestClusterCommandServesUntilCtrlC(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = cmd.Process.Kill() }()
-	var info minicluster.Info
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		b, err := os.ReadFile(filepath.Join(dir, minicluster.ClusterFile))
-		if err == nil && json.Unmarshal(b, &info) == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no cluster.json after 15s; output:\n%s", out.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	info := waitClusterJSON(t, dir, &out)
 	if len(info.SCM) != 3 || len(info.DataNodes) != 3 || !info.Tokens || info.Leader != 1 || info.DataNodes[0].RatisAddr == "" {
 		t.Errorf("cluster.json %+v", info)
 	}

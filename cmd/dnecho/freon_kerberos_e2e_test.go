@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/internal/testkdc"
+	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/minitest"
 	"github.com/dnecho/dnecho/ozone/hadooprpc"
@@ -117,19 +118,19 @@ func TestClusterSiteFile(t *testing.T) {
 }
 
 func waitClusterJSON(t *testing.T, dir string, out *strings.Builder) minicluster.Info {
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		if b, err := os.ReadFile(filepath.Join(dir, minicluster.ClusterFile)); err == nil {
-			var in minicluster.Info
-			if err := json.Unmarshal(b, &in); err != nil {
-				t.Fatal(err)
-			}
-			return in
-		}
-		time.Sleep(50 * time.Millisecond)
+	var b []byte
+	if err := testwait.Until(60*time.Second, "cluster.json from dnecho cluster", func() bool {
+		var err error
+		b, err = os.ReadFile(filepath.Join(dir, minicluster.ClusterFile))
+		return err == nil
+	}); err != nil {
+		t.Fatalf("%v:\n%s", err, out.String())
 	}
-	t.Fatalf("dnecho cluster wrote no cluster.json within 60s:\n%s", out.String())
-	return minicluster.Info{}
+	var in minicluster.Info
+	if err := json.Unmarshal(b, &in); err != nil {
+		t.Fatal(err)
+	}
+	return in
 }
 
 // freon against the secure emulator for each protection, from a ticket cache and a keytab.
@@ -204,11 +205,5 @@ func TestFreonKerberosRefusals(t *testing.T) {
 
 // waitExpired waits until a short-lived ticket cache has expired (klist -s fails).
 func waitExpired(t *testing.T, r *realm, cache string) {
-	deadline := time.Now().Add(30 * time.Second)
-	for r.Valid(cache) {
-		if time.Now().After(deadline) {
-			t.Fatal("the 2-second ticket did not expire within 30s")
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	testwait.Eventually(t, 30*time.Second, "the 2-second ticket expired", func() bool { return !r.Valid(cache) })
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
 	"github.com/dnecho/dnecho/minicluster/minitest"
@@ -126,8 +127,6 @@ func TestFreonDataNodeStalledMidRun(t *testing.T) {
 // afterCalls runs f once dn has answered n calls (mid-run, whatever the machine's speed), or
 // after 30 s.
 func afterCalls(dn *dnsim.DataNode, n uint64, f func()) {
-	for deadline := time.Now().Add(30 * time.Second); dn.Stats().Successes < n && time.Now().Before(deadline); {
-		time.Sleep(5 * time.Millisecond)
-	}
+	_ = testwait.Until(30*time.Second, "calls answered", func() bool { return dn.Stats().Successes >= n }) // f runs either way
 	f()
 }

@@ -11,8 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"testing"
-	"time"
 
+	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/minitest"
 )
@@ -79,19 +79,17 @@ func startK6(t *testing.T, env []string, args ...string) *liveRun {
 // starts the test.
 func waitReady(t *testing.T, r *liveRun, ip string) {
 	t.Helper()
-	deadline := time.Now().Add(runLimit)
-	for {
-		resp, err := http.Get("http://" + ip + ":6565/v1/status")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode < 400 {
-				return
-			}
+	var err error // the last probe's, for the failure message
+	ready := func() bool {
+		var resp *http.Response
+		if resp, err = http.Get("http://" + ip + ":6565/v1/status"); err != nil {
+			return false
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("runner on %s not ready after %s: %v\n%s%s", ip, runLimit, err, r.stdout.String(), r.stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
+		resp.Body.Close()
+		return resp.StatusCode < 400
+	}
+	if werr := testwait.Until(runLimit, "runner on "+ip+" ready", ready); werr != nil {
+		t.Fatalf("%v: %v\n%s%s", werr, err, r.stdout.String(), r.stderr.String())
 	}
 }
 

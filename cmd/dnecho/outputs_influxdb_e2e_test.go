@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/internal/teststore"
+	"github.com/dnecho/dnecho/internal/testwait"
 )
 
 // TestOutputInfluxDB writes a run to a real InfluxDB 1.x over HTTP and UDP and reads it back:
@@ -46,12 +47,8 @@ func TestOutputInfluxDB(t *testing.T) {
 		t.Errorf("want the 3 DataNodes of the local cluster as datanode values: %+v", dns)
 	}
 	// UDP is fire-and-forget: the listener batches what arrives; just check that points land.
-	deadline := time.Now().Add(10 * time.Second)
-	for db.Count(t, teststore.UDPDatabase, "dnecho_reqs") == 0 {
-		if time.Now().After(deadline) {
-			t.Fatalf("no point arrived over UDP\n%s", db.Logf())
-		}
-		time.Sleep(50 * time.Millisecond)
+	if err := testwait.Until(10*time.Second, "a point over UDP", func() bool { return db.Count(t, teststore.UDPDatabase, "dnecho_reqs") > 0 }); err != nil {
+		t.Fatalf("%v\n%s", err, db.Logf())
 	}
 }
 

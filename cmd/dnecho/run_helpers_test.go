@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/dnecho/dnecho/internal/testkit"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +12,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dnecho/dnecho/internal/testkit"
+	"github.com/dnecho/dnecho/internal/testwait"
 )
 
 // runLimit bounds one `dnecho run` in the end-to-end tests: every script runs for seconds.
@@ -108,25 +111,22 @@ func startBinary(t *testing.T, path string, env []string, args ...string) *liveR
 // waitFor waits until the run's output contains s.
 func (r *liveRun) waitFor(t *testing.T, s string) {
 	t.Helper()
-	deadline := time.Now().Add(runLimit)
-	for time.Now().Before(deadline) {
-		if strings.Contains(r.stdout.String()+r.stderr.String(), s) {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("no %q in the output\nstdout:\n%s\nstderr:\n%s", s, r.stdout.String(), r.stderr.String())
+	r.waitOutput(t, fmt.Sprintf("%q in the output", s), func(out string) bool { return strings.Contains(out, s) })
 }
 
 // waitForMatch waits until the run's output matches re.
 func (r *liveRun) waitForMatch(t *testing.T, re *regexp.Regexp) {
 	t.Helper()
-	for deadline := time.Now().Add(runLimit); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if re.MatchString(r.stdout.String() + r.stderr.String()) {
-			return
-		}
+	r.waitOutput(t, fmt.Sprintf("a match of %s in the output", re), re.MatchString)
+}
+
+// waitOutput waits until the run's output (stdout, then stderr) satisfies cond, failing t with
+// both streams.
+func (r *liveRun) waitOutput(t *testing.T, what string, cond func(out string) bool) {
+	t.Helper()
+	if err := testwait.Until(runLimit, what, func() bool { return cond(r.stdout.String() + r.stderr.String()) }); err != nil {
+		t.Fatalf("%v\nstdout:\n%s\nstderr:\n%s", err, r.stdout.String(), r.stderr.String())
 	}
-	t.Fatalf("nothing matches %s in the output\nstdout:\n%s\nstderr:\n%s", re, r.stdout.String(), r.stderr.String())
 }
 
 // wait waits for the process to exit and returns what it did.
