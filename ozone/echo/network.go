@@ -78,6 +78,8 @@ func (s *Session) watchNetwork(interval time.Duration, fn func([]NetworkSample),
 
 // netRegistry knows the session's live connections per DataNode (a datanode.ConnWatcher).
 type netRegistry struct {
+	read func(net.Conn) (tcpinfo.Info, error) // tcpinfo.Read; tests give readings of their own
+
 	mu    sync.Mutex
 	nodes map[datanode.DataNode]*netNode
 }
@@ -97,7 +99,7 @@ type netConn struct {
 }
 
 func newNetRegistry() *netRegistry {
-	return &netRegistry{nodes: map[datanode.DataNode]*netNode{}}
+	return &netRegistry{read: tcpinfo.Read, nodes: map[datanode.DataNode]*netNode{}}
 }
 
 // Opened registers c; the function it returns reads c a last time and forgets it.
@@ -114,7 +116,7 @@ func (r *netRegistry) Opened(node datanode.DataNode, c net.Conn) (closed func())
 	return func() {
 		r.mu.Lock()
 		defer r.mu.Unlock()
-		if in, err := tcpinfo.Read(c); err == nil {
+		if in, err := r.read(c); err == nil {
 			nc.last = in
 		}
 		n.base += nc.last.TotalRetrans
@@ -133,7 +135,7 @@ func (r *netRegistry) sample(now time.Time) ([]NetworkSample, error) {
 		ns := NetworkSample{DataNode: node, At: now, Retransmits: n.base}
 		var rtt, rttVar time.Duration
 		for nc := range n.conns {
-			in, err := tcpinfo.Read(nc.c)
+			in, err := r.read(nc.c)
 			if errors.Is(err, tcpinfo.ErrUnsupported) {
 				unsupported = err
 			}
