@@ -1,0 +1,129 @@
+// Package dnstats turns per-DataNode figures — the echo latency percentiles of the calls each
+// DataNode answered and the kernel's view of the connections to it (smoothed RTT, retransmits) —
+// into the per-DataNode block both front ends print and the slow-DataNode verdict
+// (docs/slow-datanode.md). It measures nothing and has no clock: freon's per-group recorders, the
+// end-of-test metrics of `dnecho run` and the session's network watch (ozone/echo WatchNetwork)
+// feed it.
+package dnstats
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// DataNode is what one DataNode's calls and connections came to over a run.
+type DataNode struct {
+	// UUID identifies the DataNode; Addr is the address dialled ("" when unknown).
+	UUID, Addr string
+	// Calls counts the calls whose last attempt went to this DataNode, failed ones included.
+	Calls int64
+	// P50 and P99 are the echo latency percentiles of those calls.
+	P50, P99 time.Duration
+	// RTT is the p50 of the sampled smoothed round-trip times (tcpi_rtt) of the connections to
+	// the DataNode; HasRTT is false when none was sampled (TCP_INFO unreadable on this OS, or no
+	// connection was open at any tick).
+	RTT    time.Duration
+	HasRTT bool
+	// Retransmits counts the TCP segments the kernel retransmitted to the DataNode.
+	Retransmits uint64
+}
+
+// DataNodeTime is the part of the echo p50 the network round trip does not explain: P50 − RTT,
+// never negative (the two are medians of different samples, so a DataNode that answers at once
+// can show an RTT above its echo p50). It is only meaningful with HasRTT.
+func (d DataNode) DataNodeTime() time.Duration {
+	return max(0, d.P50-d.RTT)
+}
+
+// Name is the DataNode as the block and the verdict show it: the short uuid and the address.
+func (d DataNode) Name() string {
+	if d.Addr == "" {
+		return ShortUUID(d.UUID)
+	}
+	return ShortUUID(d.UUID) + " (" + d.Addr + ")"
+}
+
+// shortUUIDLen is how much of a uuid the lines show; the address beside it tells DataNodes apart.
+const shortUUIDLen = 4
+
+// ShortUUID is the first characters of a uuid followed by "…", or the whole uuid when short.
+func ShortUUID(uuid string) string {
+	if len(uuid) <= shortUUIDLen {
+		return uuid
+	}
+	return uuid[:shortUUIDLen] + "…"
+}
+
+// Millis formats d in milliseconds with three significant digits ("12.3", "2.1", "0.212"), whole
+// milliseconds from 100 ms on.
+func Millis(d time.Duration) string {
+	v := float64(d) / float64(time.Millisecond)
+	if v >= 100 {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	if v < 1e-4 {
+		return "0"
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64)
+}
+
+// BlockTitle is the first line of the per-DataNode block.
+const BlockTitle = "Per DataNode (latency in ms; RTT: p50 of the kernel's smoothed TCP RTT; " +
+	"DataNode time: echo p50 - RTT p50, never negative):"
+
+// Block is the per-DataNode table, one row per DataNode in the given order, under BlockTitle;
+// nil without DataNodes. A DataNode without network figures shows "-" for RTT and DataNode time.
+func Block(dns []DataNode) []string {
+	if len(dns) == 0 {
+		return nil
+	}
+	rows := [][]string{{"datanode", "address", "calls", "p50", "p99", "RTT p50", "DataNode time", "retransmits"}}
+	for _, d := range dns {
+		rtt, dnTime := "-", "-"
+		if d.HasRTT {
+			rtt, dnTime = Millis(d.RTT), Millis(d.DataNodeTime())
+		}
+		addr := d.Addr
+		if addr == "" {
+			addr = "-"
+		}
+		rows = append(rows, []string{ShortUUID(d.UUID), addr, strconv.FormatInt(d.Calls, 10),
+			Millis(d.P50), Millis(d.P99), rtt, dnTime, strconv.FormatUint(d.Retransmits, 10)})
+	}
+	return append([]string{BlockTitle}, table(rows, 2)...)
+}
+
+// table aligns rows in columns two spaces apart, indented by two: the first left columns
+// left-aligned, the others (numbers) right-aligned.
+func table(rows [][]string, left int) []string {
+	width := make([]int, len(rows[0]))
+	for _, r := range rows {
+		for i, c := range r {
+			width[i] = max(width[i], len([]rune(c)))
+		}
+	}
+	out := make([]string, len(rows))
+	for j, r := range rows {
+		var b strings.Builder
+		b.WriteString(" ")
+		for i, c := range r {
+			pad := strings.Repeat(" ", width[i]-len([]rune(c)))
+			b.WriteString(" ")
+			if i < left {
+				b.WriteString(c + pad)
+			} else {
+				b.WriteString(pad + c)
+			}
+			if i < len(r)-1 {
+				b.WriteString(" ")
+			}
+		}
+		out[j] = strings.TrimRight(b.String(), " ")
+	}
+	return out
+}
+
+// errorf is fmt.Errorf under this package's prefix.
+func errorf(format string, a ...any) error { return fmt.Errorf("dnstats: "+format, a...) }

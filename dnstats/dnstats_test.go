@@ -1,0 +1,85 @@
+package dnstats
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestMillis(t *testing.T) {
+	for _, tc := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{12345 * time.Microsecond, "12.3"}, {2100 * time.Microsecond, "2.1"}, {212300 * time.Nanosecond, "0.212"},
+		{45 * time.Microsecond, "0.045"}, {2 * time.Millisecond, "2"}, {123456 * time.Microsecond, "123"},
+		{0, "0"}, {50 * time.Nanosecond, "0"},
+	} {
+		if got := Millis(tc.d); got != tc.want {
+			t.Errorf("Millis(%s) = %q, want %q", tc.d, got, tc.want)
+		}
+	}
+}
+
+func TestShortUUID(t *testing.T) {
+	if got := ShortUUID("6c0e5a1b-0000-4000-8000-000000000001"); got != "6c0e…" {
+		t.Errorf("got %q", got)
+	}
+	if got := ShortUUID("abc"); got != "abc" {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestDataNodeTimeNeverNegative(t *testing.T) {
+	d := DataNode{P50: time.Millisecond, RTT: 2 * time.Millisecond, HasRTT: true}
+	if got := d.DataNodeTime(); got != 0 {
+		t.Errorf("DataNodeTime = %s, want 0", got)
+	}
+}
+
+func TestBlock(t *testing.T) {
+	if Block(nil) != nil {
+		t.Error("a block without DataNodes")
+	}
+	got := Block([]DataNode{
+		{UUID: "6c0e5a1b", Addr: "10.0.0.12:9859", Calls: 1500, P50: 1200 * time.Microsecond, P99: 12300 * time.Microsecond,
+			RTT: 200 * time.Microsecond, HasRTT: true, Retransmits: 3},
+		{UUID: "77aa0000", Calls: 20, P50: 900 * time.Microsecond, P99: 2 * time.Millisecond},
+	})
+	want := []string{
+		BlockTitle,
+		"  datanode  address         calls  p50   p99  RTT p50  DataNode time  retransmits",
+		"  6c0e…     10.0.0.12:9859   1500  1.2  12.3      0.2              1            3",
+		"  77aa…     -                  20  0.9     2        -              -            0",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("block\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestNetworkFill(t *testing.T) {
+	var n Network
+	n.Add([]NetworkSample{
+		{UUID: "a", Addr: "h1:1", RTT: 100 * time.Microsecond, Retransmits: 0, Conns: 1},
+		{UUID: "b", Addr: "h2:1", RTT: 5 * time.Millisecond, Retransmits: 2, Conns: 1},
+		{UUID: "z", Addr: "h3:1", Conns: 0},
+	})
+	n.Add([]NetworkSample{
+		{UUID: "a", Addr: "h1:1", RTT: 300 * time.Microsecond, Retransmits: 1, Conns: 2},
+		{UUID: "b", Addr: "h2:1", RTT: 0, Retransmits: 2, Conns: 0},
+	})
+	got := n.Fill([]DataNode{{UUID: "b", Calls: 5}, {UUID: "a", Calls: 7}})
+	want := []DataNode{
+		{UUID: "b", Addr: "h2:1", Calls: 5, RTT: 5 * time.Millisecond, HasRTT: true, Retransmits: 2},
+		{UUID: "a", Addr: "h1:1", Calls: 7, RTT: 200 * time.Microsecond, HasRTT: true, Retransmits: 1},
+		{UUID: "z", Addr: "h3:1"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %+v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("DataNode %d: got %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
