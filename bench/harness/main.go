@@ -19,6 +19,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/dnecho/dnecho/internal/testwait"
 )
 
 // config is the command line.
@@ -143,17 +145,12 @@ func run(c config) error {
 	return memory(c.dnecho, info.SCM[0])
 }
 
+// waitForCluster waits until `dnecho cluster` has written path with its SCMs and DataNodes.
 func waitForCluster(path string) (clusterInfo, error) {
 	var info clusterInfo
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	err := testwait.Until(20*time.Second, "cluster.json at "+path, func() bool {
 		b, err := os.ReadFile(path)
-		if err == nil && json.Unmarshal(b, &info) == nil && len(info.DataNodes) > 0 && len(info.SCM) > 0 {
-			return info, nil
-		}
-		if time.Now().After(deadline) {
-			return info, fmt.Errorf("cluster did not write %s within 20 s", path)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return err == nil && json.Unmarshal(b, &info) == nil && len(info.DataNodes) > 0 && len(info.SCM) > 0
+	})
+	return info, err
 }

@@ -2,14 +2,12 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
-	"time"
 )
 
 // ratisRow is one `dnecho freon dn-echo` run of the Ratis comparison: the three modes
@@ -102,15 +100,9 @@ func startCluster(bin string, flags ...string) (dir string, stop func(), err err
 		cancel()
 		os.RemoveAll(dir)
 	}
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		var info clusterInfo
-		b, err := os.ReadFile(filepath.Join(dir, "cluster.json"))
-		if err == nil && json.Unmarshal(b, &info) == nil && len(info.DataNodes) > 0 {
-			return dir, stop, nil
-		}
-		if time.Now().After(deadline) {
-			stop()
-			return "", nil, fmt.Errorf("cluster did not write %s", filepath.Join(dir, "cluster.json"))
-		}
+	if _, err := waitForCluster(filepath.Join(dir, "cluster.json")); err != nil {
+		stop()
+		return "", nil, err
 	}
+	return dir, stop, nil
 }

@@ -1,7 +1,7 @@
-// Package testwait is the one way tests and their helpers wait for something another goroutine
-// or process does: Eventually polls a condition until it holds or a deadline passes, failing the
-// test; Until is the same poll returning an error, for helpers without a testing.TB and for tests
-// whose failure message needs what they last saw. Tests whose waits are on timers use
+// Package testwait is the one way tests, their helpers and the benchmark harness wait for
+// something another goroutine or process does: Eventually polls a condition until it holds or a
+// deadline passes, failing the test; Until is the same poll returning an error, for code without
+// a testing.TB and for tests whose failure message needs what they last saw. Tests whose waits are on timers use
 // testing/synctest instead, where time is virtual and nothing needs polling.
 package testwait
 
