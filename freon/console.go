@@ -32,10 +32,13 @@ func consoleDate(t time.Time, opts consoleOptions) string {
 
 // writeConsoleReport writes the interactive (TTY) report of docs/ozone-echo.md#console-report: the
 // Dropwizard 3.2.6 ConsoleReporter layout for the one timer, dated at, then freon's summary
-// lines. Only the percentiles differ in meaning from upstream (exact, see LatencyStats); a
-// histogram fallback adds a "Note:" line before the banner.
+// lines. Only the percentiles differ in meaning from upstream (exact, see LatencyStats); an open
+// loop (--rate) adds a "Loop:" line and a histogram fallback a "Note:" line before the banner.
 func writeConsoleReport(w io.Writer, at time.Time, rep reportData, opts consoleOptions) error {
 	bw := bufio.NewWriter(w)
+	if rep.Loop != "" {
+		fmt.Fprintf(bw, "Loop: %s\n", rep.Loop)
+	}
 	if rep.Note != "" {
 		fmt.Fprintf(bw, "Note: %s\n", rep.Note)
 	}

@@ -62,6 +62,7 @@ func (g Generator) Run(ctx context.Context) (*Result, error) {
 
 	now := time.Now()
 	rep := res.reportAt(now)
+	_ = g.Log.Log(ThreadReport, LevelInfo, LoggerDNEchoNotes, "Loop: "+res.Loop.String())
 	if g.Interactive {
 		err = writeConsoleReport(g.Out, now, rep, consoleOptions{})
 	} else {

@@ -43,6 +43,9 @@ type Options struct {
 	Duration      string // --duration, e.g. "30s", "5m", "1h", "7d"; "" for count mode
 	FailAtEnd     bool   // -f, --fail-at-end
 	Prefix        string // -p, --prefix; random when empty (see ResolvePrefix)
+	// Rate is dnecho's --rate (ParseRate: "500", "500/s", "30/m"): start calls at this pace,
+	// up to Threads at a time (the open loop); "" for freon's closed loop.
+	Rate string
 }
 
 // DefaultOptions returns freon's defaults.
@@ -50,7 +53,8 @@ func DefaultOptions() Options {
 	return Options{NumberOfTests: DefaultNumberOfTests, Threads: DefaultThreads}
 }
 
-// Validate checks the options with freon's messages, and --threads against MaxThreads.
+// Validate checks the options with freon's messages, --threads against MaxThreads and --rate
+// with ParseRate.
 func (o Options) Validate() error {
 	if _, err := o.runDuration(); err != nil {
 		return err
@@ -62,7 +66,16 @@ func (o Options) Validate() error {
 		return fmt.Errorf("invalid --threads %d: want 1 to %d (each thread keeps one call in flight; "+
 			"for more concurrency run several processes)", o.Threads, MaxThreads)
 	}
-	return nil
+	_, err := o.rate()
+	return err
+}
+
+// rate returns the --rate, or the zero Rate for the closed loop.
+func (o Options) rate() (Rate, error) {
+	if o.Rate == "" {
+		return Rate{}, nil
+	}
+	return ParseRate(o.Rate)
 }
 
 // runDuration returns the --duration as freon reads it, or 0 in count mode.
@@ -100,7 +113,8 @@ func (o Options) runConfig() (runConfig, error) {
 		return runConfig{}, err
 	}
 	d, _ := o.runDuration() // validated above
-	return runConfig{Threads: o.Threads, NumberOfTests: o.NumberOfTests, Duration: d, FailAtEnd: o.FailAtEnd}, nil
+	rate, _ := o.rate()
+	return runConfig{Threads: o.Threads, NumberOfTests: o.NumberOfTests, Duration: d, FailAtEnd: o.FailAtEnd, Rate: rate}, nil
 }
 
 // envInPrefix matches freon's __NAME__ environment references in a prefix.

@@ -33,7 +33,9 @@ type Result struct {
 	FailuresByLabel map[string]int64
 	// SampleCap is the exact-sample cap that was exceeded, or 0 when percentiles are exact.
 	SampleCap int
-	perTick   []int64
+	// Loop says which loop ran (closed or open) and how well the open one kept its schedule.
+	Loop    Loop
+	perTick []int64
 }
 
 // labelCount is one line of a failure breakdown.
@@ -75,6 +77,9 @@ type reportData struct {
 	Failures, Successes, NumberOfTests int64
 	// Note is empty when the percentiles are exact, else a sentence saying they are not.
 	Note string
+	// Loop is the open loop's "Loop:" line (empty for freon's closed loop, whose console
+	// report stays Java's).
+	Loop string
 }
 
 // reportAt builds the report as freon's shutdown hook would print it at time at (normally
@@ -98,6 +103,9 @@ func (r *Result) reportAt(at time.Time) reportData {
 		Failures:      r.Failures,
 		Successes:     r.Successes,
 		NumberOfTests: r.NumberOfTests,
+	}
+	if r.Loop.Rate.Open() {
+		rep.Loop = r.Loop.String()
 	}
 	if !l.Exact {
 		rep.Note = fmt.Sprintf("percentiles are approximate: the run recorded more than %d latencies "+

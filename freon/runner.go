@@ -54,6 +54,8 @@ type runConfig struct {
 	// OnError is called from the worker goroutine after each failed task (freon logs
 	// "Error on executing task <id>" there). It must be safe for concurrent use.
 	OnError func(taskID int, err error)
+	// Rate selects the open loop (openloop.go) when set; the Clock must then be a Sleeper.
+	Rate Rate
 }
 
 // taskRunner executes a Task with freon's BaseFreonGenerator semantics (Ozone: hadoop-ozone/freon/
@@ -67,6 +69,9 @@ type runConfig struct {
 // Without FailAtEnd freon's main thread stops waiting at the first failure even in duration
 // mode: it then terminates the progress bar (ProgressBar.Terminate) but still waits for the
 // workers. A caller reproduces that by watching Failures while Run is in progress.
+//
+// With a Rate the workers run dnecho's open loop instead (openWorker): calls start on a
+// schedule, not when a worker becomes free.
 type taskRunner struct {
 	cfg  runConfig
 	task Task
@@ -81,6 +86,11 @@ type taskRunner struct {
 	limit     int // exact latencies each worker keeps
 	recs      []*recorder
 	once      sync.Once
+
+	// The open loop's: its clock's Sleep, the workers' start delays, the calls begun.
+	sleeper Sleeper
+	delays  []*delayRecorder
+	begun   atomic.Int64
 }
 
 // newRunner checks cfg and prepares a runner; Run starts it.
@@ -110,6 +120,13 @@ func newRunner(cfg runConfig, task Task) (*taskRunner, error) {
 		limit = max(1, cfg.ExactSampleCap/workers)
 	}
 	r := &taskRunner{cfg: cfg, task: task, workers: workers, limit: limit}
+	if cfg.Rate.Open() {
+		s, ok := cfg.Clock.(Sleeper)
+		if !ok {
+			return nil, errors.New("freon: the open loop needs a Clock that is a Sleeper")
+		}
+		r.sleeper = s
+	}
 	return r, nil
 }
 
@@ -129,6 +146,12 @@ func (r *taskRunner) run(ctx context.Context) *Result {
 	for i := range r.recs {
 		r.recs[i] = newRecorder(r.limit)
 	}
+	if r.cfg.Rate.Open() {
+		r.delays = make([]*delayRecorder, r.workers)
+		for i := range r.delays {
+			r.delays[i] = newDelayRecorder()
+		}
+	}
 	r.start = r.cfg.Clock.Now()
 	r.started.Store(r.start.UnixNano())
 	if ctx.Err() != nil { // AfterFunc would run asynchronously; stop before any task starts
@@ -144,6 +167,10 @@ func (r *taskRunner) run(ctx context.Context) *Result {
 	var wg sync.WaitGroup
 	interrupted := make([]int64, len(r.recs))
 	for i, rec := range r.recs {
+		if r.cfg.Rate.Open() {
+			wg.Go(func() { interrupted[i] = r.openWorker(ctx, rec, r.delays[i]) })
+			continue
+		}
 		wg.Go(func() { interrupted[i] = r.worker(ctx, rec) })
 	}
 	wg.Wait()
@@ -168,25 +195,33 @@ func (r *taskRunner) worker(ctx context.Context, rec *recorder) (interrupted int
 		}
 		taskID := int(counter % n)
 		out := r.task(ctx, taskID)
-		// ctx.Err is read only on failure: AfterFunc may not have set the flag yet.
-		if out.Err != nil && (out.Interrupted || r.cancelled.Load() || ctx.Err() != nil) {
-			r.cancelled.Store(true)
-			r.completed.Store(true)
+		if r.finish(ctx, rec, taskID, out, out.Latency) {
 			interrupted++
-			continue
-		}
-		rec.record(out.Latency, r.cfg.Clock.Now().Sub(r.start))
-		if out.Err != nil {
-			r.failures.Add(1)
-			if out.Label != "" {
-				rec.fail(out.Label)
-			}
-			if r.cfg.OnError != nil {
-				r.cfg.OnError(taskID, out.Err)
-			}
 		}
 	}
 	return interrupted
+}
+
+// finish books one task's outcome with the given latency; true when it was interrupted (then
+// it is neither a sample nor a failure).
+func (r *taskRunner) finish(ctx context.Context, rec *recorder, taskID int, out Outcome, latency time.Duration) bool {
+	// ctx.Err is read only on failure: AfterFunc may not have set the flag yet.
+	if out.Err != nil && (out.Interrupted || r.cancelled.Load() || ctx.Err() != nil) {
+		r.cancelled.Store(true)
+		r.completed.Store(true)
+		return true
+	}
+	rec.record(latency, r.cfg.Clock.Now().Sub(r.start))
+	if out.Err != nil {
+		r.failures.Add(1)
+		if out.Label != "" {
+			rec.fail(out.Label)
+		}
+		if r.cfg.OnError != nil {
+			r.cfg.OnError(taskID, out.Err)
+		}
+	}
+	return false
 }
 
 // completedTasks returns how many tasks have finished (succeeded or failed) so far. It is safe to call
@@ -240,6 +275,7 @@ func (r *taskRunner) result(end time.Time, interrupted []int64) *Result {
 		NumberOfTests: r.cfg.NumberOfTests,
 		Latency:       stats,
 		perTick:       perTick,
+		Loop:          r.loop(),
 	}
 	res.Successes = stats.Count - res.Failures
 	for _, n := range interrupted {
