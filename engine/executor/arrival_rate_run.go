@@ -46,18 +46,18 @@ func (r *arrivalRateRunner) run() error {
 		<-r.sc.regularCtx.Done() // this instance has no share of the scenario
 		return nil
 	}
-	hs, err := r.sc.getVUs(r.a.PreAllocatedVUs)
+	pvs, err := r.sc.getVUs(r.a.PreAllocatedVUs)
 	if err != nil {
 		return err
 	}
-	for _, h := range hs {
-		a := r.sc.activate(h) // before dispatching, so iteration 0 finds the VUs idle
+	for _, pv := range pvs {
+		l := r.sc.activate(pv) // before dispatching, so iteration 0 finds the VUs idle
 		r.vus.Add(1)
 		r.idle.Add(1)
 		r.wg.Add(1)
 		go func() {
 			defer r.wg.Done()
-			r.serve(a)
+			r.serve(l)
 		}()
 	}
 	r.dispatch()
@@ -116,13 +116,13 @@ func (r *arrivalRateRunner) claimIdle() bool {
 
 // serve runs the iterations handed to one activated VU until the regular end. The caller has
 // already counted the VU idle.
-func (r *arrivalRateRunner) serve(a *activeVU) {
-	defer r.sc.release(a)
+func (r *arrivalRateRunner) serve(l *lease) {
+	defer r.sc.release(l)
 	for {
 		select {
 		case w := <-r.work:
 			r.busy.Add(1)
-			r.sc.iterate(r.sc.hardCtx, a, w.local, w.due)
+			r.sc.iterate(r.sc.hardCtx, l, w.local, w.due)
 			r.busy.Add(-1)
 			r.idle.Add(1)
 		case <-r.sc.regularCtx.Done():
@@ -150,7 +150,7 @@ func (r *arrivalRateRunner) drop() {
 // grow adds one VU (an idle pooled one, or a newly initialised one) and serves with it.
 func (r *arrivalRateRunner) grow() {
 	defer r.wg.Done()
-	h, err := r.sc.s.pool.grow(r.sc.regularCtx)
+	pv, err := r.sc.s.pool.grow(r.sc.regularCtx)
 	if err != nil {
 		if r.sc.regularCtx.Err() == nil {
 			r.growDead.Store(true) // an init failure would repeat: stop trying, say it once
@@ -159,11 +159,11 @@ func (r *arrivalRateRunner) grow() {
 		r.growing.Store(false)
 		return
 	}
-	a := r.sc.activate(h)
+	l := r.sc.activate(pv)
 	r.vus.Add(1)
 	r.idle.Add(1)
 	r.growing.Store(false)
-	r.serve(a)
+	r.serve(l)
 }
 
 func (r *arrivalRateRunner) progress(elapsed time.Duration) (float64, []string) {

@@ -16,7 +16,7 @@ import (
 // noopVU does nothing per iteration, so benchmarks measure the scheduler alone.
 type noopVU struct{}
 
-func (noopVU) Activate(*exec.Scenario) ActiveVU { return noopVU{} }
+func (noopVU) Activate(*exec.Scenario) Activation { return noopVU{} }
 func (noopVU) RunIteration(context.Context, exec.Iteration) exec.Result {
 	return exec.Result{}
 }

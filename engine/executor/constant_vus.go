@@ -12,11 +12,11 @@ type constantVUsRunner struct {
 }
 
 func (r *constantVUsRunner) run() error {
-	hs, err := r.sc.getVUs(r.vus)
+	pvs, err := r.sc.getVUs(r.vus)
 	if err != nil {
 		return err
 	}
-	eachVU(hs, func(h *vuHandle) { r.sc.loopVU(h, r.sc.nextLooping) })
+	eachVU(pvs, func(pv *pooledVU) { r.sc.loopVU(pv, r.sc.nextLooping) })
 	return nil
 }
 

@@ -5,7 +5,7 @@
 // arrival-rate iterations that find no idle VU, and emit vus, vus_max and dropped_iterations.
 //
 // The package knows nothing about JavaScript: a script runtime plugs in through the small VU
-// contract in vu.go (VUFactory, VU, ActiveVU), exchanging the types of package exec. Decoding
+// contract in vu.go (VUFactory, VU, Activation), exchanging the types of package exec. Decoding
 // and validating scenarios is package scenario's job; the timing maths (segments, ramps, arrival
 // pacing, requirements) are package plan's pure functions. Only this package touches the clock,
 // and only through package time, so tests run it on testing/synctest's virtual clock.

@@ -127,7 +127,7 @@ type fakeVU struct {
 	id exec.VUID
 }
 
-func (v *fakeVU) Activate(s *exec.Scenario) ActiveVU {
+func (v *fakeVU) Activate(s *exec.Scenario) Activation {
 	v.f.event(vuEvent{At: time.Now(), VU: v.id.InInstance, Scenario: s.Name, Delta: 1})
 	return &fakeActive{v: v, s: s}
 }

@@ -9,33 +9,35 @@ import (
 	"github.com/dnecho/dnecho/engine/exec"
 )
 
-// activeVU is a VU activated for this scenario, held by a single goroutine.
-type activeVU struct {
-	h              *vuHandle
-	vu             ActiveVU
+// lease is a pooled VU lent to one goroutine of this scenario, with its activation for the
+// scenario; release ends the activation and gives the VU back to the pool.
+type lease struct {
+	pv             *pooledVU
+	activation     Activation
 	iterInScenario int64
 }
 
-func (sc *scenarioRun) activate(h *vuHandle) *activeVU {
+// activate activates pv for this scenario and leases it to the calling goroutine.
+func (sc *scenarioRun) activate(pv *pooledVU) *lease {
 	sc.s.active.Add(1)
-	return &activeVU{h: h, vu: h.vu.Activate(sc.act)}
+	return &lease{pv: pv, activation: pv.vu.Activate(sc.act)}
 }
 
 // release deactivates the VU and returns it to the pool.
-func (sc *scenarioRun) release(a *activeVU) {
-	a.vu.Deactivate()
+func (sc *scenarioRun) release(l *lease) {
+	l.activation.Deactivate()
 	sc.s.active.Add(-1)
-	sc.s.pool.put(a.h)
+	sc.s.pool.put(l.pv)
 }
 
 // iterate runs one iteration (local = exec.scenario.iterationInInstance) and books its outcome.
 // scheduled is the due time of an arrival-rate iteration, zero otherwise.
-func (sc *scenarioRun) iterate(ctx context.Context, a *activeVU, local int64, scheduled time.Time) exec.Outcome {
+func (sc *scenarioRun) iterate(ctx context.Context, l *lease, local int64, scheduled time.Time) exec.Outcome {
 	it := exec.Iteration{
 		ScenarioInInstance: local,
 		ScenarioInTest:     sc.tuple.Global(local),
-		VUInScenario:       a.iterInScenario,
-		VUInInstance:       a.h.iter,
+		VUInScenario:       l.iterInScenario,
+		VUInInstance:       l.pv.iter,
 	}
 	if !scheduled.IsZero() {
 		it.Scheduled = scheduled
@@ -44,14 +46,14 @@ func (sc *scenarioRun) iterate(ctx context.Context, a *activeVU, local int64, sc
 			obs.ObserveStartDelay(sc.base.Name, scheduled, it.StartDelay)
 		}
 	}
-	a.iterInScenario++
-	a.h.iter++
-	res := a.vu.RunIteration(ctx, it)
+	l.iterInScenario++
+	l.pv.iter++
+	res := l.activation.RunIteration(ctx, it)
 	switch res.Outcome {
 	case exec.Completed:
 		sc.bookCompleted()
 	case exec.Failed:
-		sc.s.logIterationError(sc.base.Name, a.h.id, res.Err)
+		sc.s.logIterationError(sc.base.Name, l.pv.id, res.Err)
 		sc.bookCompleted()
 	case exec.Aborted:
 		sc.bookInterrupted()
@@ -72,17 +74,17 @@ func (sc *scenarioRun) bookInterrupted() {
 	sc.s.interrupted.Add(1)
 }
 
-// loopVU activates h and runs iterations until regularCtx ends (or next says stop), then
+// loopVU activates pv and runs iterations until regularCtx ends (or next says stop), then
 // releases it. next returns the local iteration number to run, or false to stop.
-func (sc *scenarioRun) loopVU(h *vuHandle, next func() (int64, bool)) {
-	a := sc.activate(h)
-	defer sc.release(a)
+func (sc *scenarioRun) loopVU(pv *pooledVU, next func() (int64, bool)) {
+	l := sc.activate(pv)
+	defer sc.release(l)
 	for sc.starting() {
 		local, ok := next()
 		if !ok {
 			return
 		}
-		sc.iterate(sc.hardCtx, a, local, time.Time{})
+		sc.iterate(sc.hardCtx, l, local, time.Time{})
 	}
 }
 
@@ -95,33 +97,33 @@ func (sc *scenarioRun) starting() bool { return sc.regularCtx.Err() == nil && sc
 func (sc *scenarioRun) nextLooping() (int64, bool) { return sc.nextIter.Add(1) - 1, true }
 
 // eachVU runs f for every VU, each on its own goroutine, and returns when all have returned.
-func eachVU(hs []*vuHandle, f func(h *vuHandle)) {
+func eachVU(pvs []*pooledVU, f func(pv *pooledVU)) {
 	var wg sync.WaitGroup
-	for _, h := range hs {
+	for _, pv := range pvs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			f(h)
+			f(pv)
 		}()
 	}
 	wg.Wait()
 }
 
 // getVUs takes n VUs from the pool for the scenario's start.
-func (sc *scenarioRun) getVUs(n int64) ([]*vuHandle, error) {
-	hs := make([]*vuHandle, 0, n)
+func (sc *scenarioRun) getVUs(n int64) ([]*pooledVU, error) {
+	pvs := make([]*pooledVU, 0, n)
 	for range n {
-		h, err := sc.s.pool.get(sc.hardCtx)
+		pv, err := sc.s.pool.get(sc.hardCtx)
 		if err != nil {
-			for _, h := range hs {
-				sc.s.pool.put(h)
+			for _, pv := range pvs {
+				sc.s.pool.put(pv)
 			}
 			if sc.hardCtx.Err() != nil {
 				return nil, nil // stopped while waiting: not an error
 			}
 			return nil, fmt.Errorf("scenario %s: %w", sc.base.Name, err)
 		}
-		hs = append(hs, h)
+		pvs = append(pvs, pv)
 	}
-	return hs, nil
+	return pvs, nil
 }

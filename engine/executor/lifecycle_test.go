@@ -104,7 +104,7 @@ type activationSpy struct {
 	seen func(*exec.Scenario)
 }
 
-func (s activationSpy) Activate(sc *exec.Scenario) ActiveVU {
+func (s activationSpy) Activate(sc *exec.Scenario) Activation {
 	s.seen(sc)
 	return s.fakeVU.Activate(sc)
 }

@@ -13,13 +13,13 @@ type perVUIterationsRunner struct {
 }
 
 func (r *perVUIterationsRunner) run() error {
-	hs, err := r.sc.getVUs(r.vus)
+	pvs, err := r.sc.getVUs(r.vus)
 	if err != nil {
 		return err
 	}
-	eachVU(hs, func(h *vuHandle) {
+	eachVU(pvs, func(pv *pooledVU) {
 		var done int64
-		r.sc.loopVU(h, func() (int64, bool) {
+		r.sc.loopVU(pv, func() (int64, bool) {
 			if done == r.iters {
 				return 0, false
 			}
@@ -27,7 +27,7 @@ func (r *perVUIterationsRunner) run() error {
 			return r.sc.nextIter.Add(1) - 1, true
 		})
 		// maxDuration cut this VU short: report what it did not start, per VU as k6 does.
-		r.sc.pushDropped(r.iters-done, h.id.InInstance)
+		r.sc.pushDropped(r.iters-done, pv.id.InInstance)
 	})
 	return nil
 }

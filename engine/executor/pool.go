@@ -18,12 +18,13 @@ import (
 // VUs, but one scenario may hand a VU back a moment after the next one asks for it.
 const getVUTimeout = 2 * time.Second
 
-// vuHandle is a pooled VU plus the state that follows it across scenarios.
-type vuHandle struct {
+// pooledVU is a VU the scheduler owns, with its id and the state that follows it across
+// scenarios; it is in the pool while idle and leased to one scenario goroutine otherwise.
+type pooledVU struct {
 	vu VU
 	id exec.VUID
 	// iter is this VU's iteration count across scenarios (`__ITER`). Only the goroutine that
-	// currently holds the handle touches it; the pool's mutex orders the hand-overs.
+	// currently holds the VU touches it; the pool's mutex orders the hand-overs.
 	iter int64
 }
 
@@ -33,7 +34,7 @@ type vuPool struct {
 	tuple   *plan.ExecutionTuple
 
 	mu      sync.Mutex
-	idle    []*vuHandle
+	idle    []*pooledVU
 	changed chan struct{} // closed and replaced whenever a VU is returned
 	nextID  uint64
 
@@ -45,7 +46,7 @@ func newVUPool(f VUFactory, et *plan.ExecutionTuple) *vuPool {
 }
 
 // create initialises one new VU with the next id.
-func (p *vuPool) create(ctx context.Context) (*vuHandle, error) {
+func (p *vuPool) create(ctx context.Context) (*pooledVU, error) {
 	p.mu.Lock()
 	p.nextID++
 	local := p.nextID
@@ -59,7 +60,7 @@ func (p *vuPool) create(ctx context.Context) (*vuHandle, error) {
 		return nil, fmt.Errorf("initializing VU #%d: the factory returned no VU", local)
 	}
 	p.initialized.Add(1)
-	return &vuHandle{vu: vu, id: id}, nil
+	return &pooledVU{vu: vu, id: id}, nil
 }
 
 // initialize creates n VUs before the test, GOMAXPROCS at a time, as k6 does.
@@ -75,12 +76,12 @@ func (p *vuPool) initialize(ctx context.Context, n int64) error {
 		wg.Add(1)
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			h, err := p.create(ctx)
+			pv, err := p.create(ctx)
 			if err != nil {
 				once.Do(func() { firstErr = err; cancel() })
 				return
 			}
-			p.put(h)
+			p.put(pv)
 		}()
 	}
 	wg.Wait()
@@ -89,39 +90,39 @@ func (p *vuPool) initialize(ctx context.Context, n int64) error {
 	}
 	// Hand out low ids first, so a 3-VU scenario runs VUs 1–3 (the idle list is a stack).
 	p.mu.Lock()
-	slices.SortFunc(p.idle, func(a, b *vuHandle) int { return cmp.Compare(b.id.InInstance, a.id.InInstance) })
+	slices.SortFunc(p.idle, func(a, b *pooledVU) int { return cmp.Compare(b.id.InInstance, a.id.InInstance) })
 	p.mu.Unlock()
 	return firstErr
 }
 
 // tryGet takes an idle VU without waiting.
-func (p *vuPool) tryGet() *vuHandle {
+func (p *vuPool) tryGet() *pooledVU {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.popLocked()
 }
 
-func (p *vuPool) popLocked() *vuHandle {
+func (p *vuPool) popLocked() *pooledVU {
 	n := len(p.idle)
 	if n == 0 {
 		return nil
 	}
-	h := p.idle[n-1]
+	pv := p.idle[n-1]
 	p.idle = p.idle[:n-1]
-	return h
+	return pv
 }
 
 // get takes an idle VU, waiting up to getVUTimeout for another scenario to return one.
-func (p *vuPool) get(ctx context.Context) (*vuHandle, error) {
+func (p *vuPool) get(ctx context.Context) (*pooledVU, error) {
 	timer := time.NewTimer(getVUTimeout)
 	defer timer.Stop()
 	for {
 		p.mu.Lock()
-		h := p.popLocked()
+		pv := p.popLocked()
 		changed := p.changed
 		p.mu.Unlock()
-		if h != nil {
-			return h, nil
+		if pv != nil {
+			return pv, nil
 		}
 		select {
 		case <-changed:
@@ -134,17 +135,17 @@ func (p *vuPool) get(ctx context.Context) (*vuHandle, error) {
 }
 
 // grow returns an idle VU if there is one, else initialises a new one (arrival-rate growth).
-func (p *vuPool) grow(ctx context.Context) (*vuHandle, error) {
-	if h := p.tryGet(); h != nil {
-		return h, nil
+func (p *vuPool) grow(ctx context.Context) (*pooledVU, error) {
+	if pv := p.tryGet(); pv != nil {
+		return pv, nil
 	}
 	return p.create(ctx)
 }
 
 // put returns a VU to the pool and wakes waiting getters.
-func (p *vuPool) put(h *vuHandle) {
+func (p *vuPool) put(pv *pooledVU) {
 	p.mu.Lock()
-	p.idle = append(p.idle, h)
+	p.idle = append(p.idle, pv)
 	close(p.changed)
 	p.changed = make(chan struct{})
 	p.mu.Unlock()

@@ -94,21 +94,21 @@ func (s *rampSlot) loop() {
 	r := s.r
 	defer r.wg.Done()
 	defer s.stop()
-	h, err := r.sc.s.pool.get(s.ctx)
+	pv, err := r.sc.s.pool.get(s.ctx)
 	if err != nil {
 		if s.ctx.Err() == nil {
 			r.errOnce.Do(func() { r.err = fmt.Errorf("scenario %s: %w", r.sc.base.Name, err) })
 		}
 		return
 	}
-	a := r.sc.activate(h)
-	defer r.sc.release(a)
+	l := r.sc.activate(pv)
+	defer r.sc.release(l)
 	for s.ctx.Err() == nil && r.sc.starting() {
 		s.mu.Lock()
 		looping := s.looping
 		s.mu.Unlock()
 		if looping {
-			r.sc.iterate(s.ctx, a, r.sc.nextIter.Add(1)-1, time.Time{})
+			r.sc.iterate(s.ctx, l, r.sc.nextIter.Add(1)-1, time.Time{})
 			continue
 		}
 		select { // reserved during a ramp-down: wait to resume or to be stopped

@@ -15,7 +15,7 @@ type sharedIterationsRunner struct {
 }
 
 func (r *sharedIterationsRunner) run() error {
-	hs, err := r.sc.getVUs(r.vus)
+	pvs, err := r.sc.getVUs(r.vus)
 	if err != nil {
 		return err
 	}
@@ -23,10 +23,10 @@ func (r *sharedIterationsRunner) run() error {
 		n := r.claimed.Add(1) - 1
 		return n, n < r.total
 	}
-	r.active.Add(int64(len(hs))) // all counted before the first starts, as before
-	eachVU(hs, func(h *vuHandle) {
+	r.active.Add(int64(len(pvs))) // all counted before the first starts, as before
+	eachVU(pvs, func(pv *pooledVU) {
 		defer r.active.Add(-1)
-		r.sc.loopVU(h, next)
+		r.sc.loopVU(pv, next)
 	})
 	// Iterations nobody claimed before maxDuration are reported once, as one sample, as k6 does.
 	r.sc.pushDropped(r.total-min(r.claimed.Load(), r.total), 0)

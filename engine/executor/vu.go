@@ -25,11 +25,12 @@ func (f VUFactoryFunc) NewVU(ctx context.Context, id exec.VUID) (VU, error) { re
 type VU interface {
 	// Activate prepares the VU to run iterations of one scenario (exec function, env, tags). The
 	// scenario value is shared by the scenario's VUs and stays valid until Deactivate.
-	Activate(s *exec.Scenario) ActiveVU
+	Activate(s *exec.Scenario) Activation
 }
 
-// ActiveVU is a VU activated for one scenario. Only one goroutine uses it at a time.
-type ActiveVU interface {
+// Activation is a VU activated for one scenario: it runs that scenario's iterations until
+// Deactivate. Only one goroutine uses it at a time.
+type Activation interface {
 	// RunIteration calls the scenario's exec function once. When ctx ends (gracefulStop,
 	// gracefulRampDown, Stop(true), Abort) the runtime must interrupt the call and return
 	// exec.Interrupted promptly. The runtime emits the `iterations` and `iteration_duration`

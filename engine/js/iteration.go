@@ -59,7 +59,7 @@ func (vu *VU) Deactivate() {
 }
 
 // RunIteration runs the active scenario's function once with the setup data and reports the
-// outcome the scheduler (engine/executor) books, so the VU is the scheduler's executor.ActiveVU.
+// outcome the scheduler (engine/executor) books, so the VU is the scheduler's executor.Activation.
 //
 // The iteration is interrupted when ctx ends: the runtime stops at its next instruction (a busy
 // loop included) and sleep returns at once. An interrupted iteration emits no `iterations` or

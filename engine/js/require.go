@@ -100,7 +100,7 @@ func (vu *VU) goModule(name string) goja.Value {
 		modules.ThrowMessage(vu.rt, fmt.Sprintf("unknown module %q; available modules: %s",
 			name, strings.Join(modules.Names(vu.r.factories), ", ")))
 	}
-	inst, err := root.NewModuleInstance((*vuHandle)(vu))
+	inst, err := root.NewModuleInstance((*moduleVU)(vu))
 	if err != nil {
 		modules.Throw(vu.rt, fmt.Errorf("module %q: %w", name, err))
 	}

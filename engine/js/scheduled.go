@@ -8,7 +8,7 @@ import (
 )
 
 // VUs returns the factory the scheduler (engine/executor) makes this test's VUs with. Once
-// activated, a VU is itself the scheduler's executor.ActiveVU: an iteration goes from the
+// activated, a VU is itself the scheduler's executor.Activation: an iteration goes from the
 // scheduler to RunIteration with nothing in between.
 func (r *Runner) VUs() executor.VUFactory {
 	return executor.VUFactoryFunc(func(ctx context.Context, id exec.VUID) (executor.VU, error) {
@@ -16,29 +16,30 @@ func (r *Runner) VUs() executor.VUFactory {
 		if err != nil {
 			return nil, err
 		}
-		return scheduledVU{vu}, nil
+		return schedulerVU{vu}, nil
 	})
 }
 
-// scheduledVU gives Activate the scheduler's signature.
-type scheduledVU struct{ vu *VU }
+// schedulerVU is the VU as the scheduler sees it (executor.VU): Activate with the scheduler's
+// signature.
+type schedulerVU struct{ vu *VU }
 
 // Activate implements executor.VU.
-func (v scheduledVU) Activate(s *exec.Scenario) executor.ActiveVU {
+func (v schedulerVU) Activate(s *exec.Scenario) executor.Activation {
 	if err := v.vu.Activate(s); err != nil {
 		return failedActivation{err}
 	}
 	return v.vu
 }
 
-// failedActivation is a VU whose activation failed. CheckExecs ran before the test, so this means
+// failedActivation is the activation of a VU that could not be activated. CheckExecs ran before the test, so this means
 // a broken runtime, not a user mistake: every iteration aborts the run with the error.
 type failedActivation struct{ err error }
 
-// RunIteration implements executor.ActiveVU.
+// RunIteration implements executor.Activation.
 func (f failedActivation) RunIteration(context.Context, exec.Iteration) exec.Result {
 	return exec.Result{Outcome: exec.Aborted, Err: f.err}
 }
 
-// Deactivate implements executor.ActiveVU: there is no activation to end.
+// Deactivate implements executor.Activation: there is no activation to end.
 func (failedActivation) Deactivate() {}
