@@ -30,6 +30,10 @@ type Generator struct {
 	Interactive bool
 	Out         io.Writer
 	Log         *LogWriter
+	// Appendix, when set, returns what the front end adds after the report (a per-group block, a
+	// verdict), from the finished run: printed after the console report, or logged (see
+	// writeAppendix). An entry may span lines.
+	Appendix func(*Result) []string
 }
 
 // Run executes the test. The Result is nil only when the run could not start; the error is
@@ -48,7 +52,8 @@ func (g Generator) Run(ctx context.Context) (*Result, error) {
 				fmt.Sprintf("more than %d failed tasks: further errors are only counted (see the breakdown at the end)", MaxLoggedErrors))
 		}
 	}
-	runner, err := newRunner(cfg, g.Task)
+	groups := &groupRecorder{}
+	runner, err := newRunner(cfg, groups.wrap(g.Task))
 	if err != nil {
 		return nil, err
 	}
@@ -59,6 +64,7 @@ func (g Generator) Run(ctx context.Context) (*Result, error) {
 	})
 	res := runner.Run(ctx)
 	bar.terminate()
+	res.Groups = groups.stats()
 
 	now := time.Now()
 	rep := res.reportAt(now)
@@ -67,6 +73,9 @@ func (g Generator) Run(ctx context.Context) (*Result, error) {
 		err = writeConsoleReport(g.Out, now, rep, consoleOptions{})
 	} else {
 		err = writeLogReport(g.Log, rep)
+	}
+	if err == nil {
+		err = g.writeAppendix(res)
 	}
 	if b := res.failureBreakdown(); len(b) > 0 {
 		parts := make([]string, len(b))

@@ -25,6 +25,9 @@ type Outcome struct {
 	// Interrupted says the task failed because the run was cancelled: it is counted as
 	// interrupted, not as a failure or a sample.
 	Interrupted bool
+	// Group, when not "", puts the task in a group whose latencies are also summarised apart
+	// (Result.Groups): for dn-echo, the DataNode that answered. The runner does not interpret it.
+	Group string
 }
 
 // Clock is the runner's time source; tests inject a fake one.

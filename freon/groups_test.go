@@ -1,0 +1,110 @@
+package freon
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Each group's latencies are summarised apart, with Dropwizard's rule; tasks without a group are
+// only in the run's statistics.
+func TestGeneratorGroups(t *testing.T) {
+	o := DefaultOptions()
+	o.NumberOfTests, o.Threads, o.FailAtEnd = 300, 4, true
+	var log bytes.Buffer
+	g := Generator{
+		Options: o, Prefix: "abc", Out: &bytes.Buffer{}, Log: NewLogWriter(&log, nil),
+		Task: func(_ context.Context, id int) Outcome {
+			switch id % 3 {
+			case 0: // "a": 1..100 µs
+				return Outcome{Group: "a", Latency: time.Duration(id/3+1) * time.Microsecond}
+			case 1: // "b": 1 ms, every tenth failing
+				out := Outcome{Group: "b", Latency: time.Millisecond}
+				if id%10 == 1 {
+					out.Err = errors.New("boom")
+				}
+				return out
+			}
+			return Outcome{Latency: time.Second}
+		},
+	}
+	res, err := g.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Groups) != 2 {
+		t.Fatalf("groups %+v", res.Groups)
+	}
+	a, b := res.Groups[0], res.Groups[1]
+	if a.Group != "a" || a.Count != 100 || a.Failures != 0 || !a.Exact || a.Max != int64(100*time.Microsecond) {
+		t.Errorf("group a: %+v", a)
+	}
+	// Dropwizard: position q·(n+1) = 50.5 → 50.5 µs; 0.99·101 = 99.99 → 99.99 µs.
+	if a.Median != 50500 || a.P99 != 99990 {
+		t.Errorf("group a: median %v p99 %v", a.Median, a.P99)
+	}
+	if b.Group != "b" || b.Count != 100 || b.Failures != 10 || b.Median != 1e6 {
+		t.Errorf("group b: %+v", b)
+	}
+	if res.Latency.Count != 300 {
+		t.Errorf("run count %d", res.Latency.Count)
+	}
+}
+
+// Interrupted tasks are in no group, as they are in no other statistic.
+func TestGroupsSkipInterrupted(t *testing.T) {
+	var g groupRecorder
+	task := g.wrap(func(_ context.Context, id int) Outcome {
+		return Outcome{Group: "a", Latency: time.Millisecond, Err: errors.New("cancelled"), Interrupted: id > 0}
+	})
+	task(context.Background(), 0)
+	task(context.Background(), 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	task(ctx, 0)
+	if s := g.stats(); len(s) != 1 || s[0].Count != 1 || s[0].Failures != 1 {
+		t.Errorf("stats %+v", s)
+	}
+}
+
+// The appendix follows the Java-compatible report: after a blank line on the console, as
+// dnecho.freon lines (continuation lines verbatim) in the log.
+func TestGeneratorAppendix(t *testing.T) {
+	o := DefaultOptions()
+	o.NumberOfTests, o.Threads = 10, 1
+	appendix := func(r *Result) []string {
+		return []string{"Per group:\n  a  " + r.Groups[0].Group, "VERDICT"}
+	}
+	task := func(context.Context, int) Outcome { return Outcome{Group: "g1", Latency: time.Millisecond} }
+
+	var out, log bytes.Buffer
+	g := Generator{Options: o, Task: task, Interactive: true, Out: &out, Log: NewLogWriter(&log, nil), Appendix: appendix}
+	if _, err := g.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(out.String(), "Successful executions: 10\n\nPer group:\n  a  g1\nVERDICT\n") {
+		t.Errorf("console:\n%s", out.String())
+	}
+
+	out.Reset()
+	log.Reset()
+	g.Interactive = false
+	if _, err := g.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	text := log.String()
+	for _, want := range []string{" [shutdown-hook-0] INFO dnecho.freon: Per group:\n  a  g1\n", " INFO dnecho.freon: VERDICT\n"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("log lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Index(text, "Successful executions: 10") > strings.Index(text, "Per group:") {
+		t.Errorf("the appendix comes before the report:\n%s", text)
+	}
+	if out.Len() != 0 {
+		t.Errorf("log mode wrote to Out: %q", out.String())
+	}
+}
