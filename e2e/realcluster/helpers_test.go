@@ -26,25 +26,17 @@ var shared struct {
 }
 
 func TestMain(m *testing.M) {
-	bin, dir, err := realkit.BuildDnecho()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binPath = bin
-	start := time.Now()
-	code := m.Run()
-	if shared.c != nil {
-		shared.c.Stop()
-		realkit.Record("e2e/realcluster", "SCM, OM, 3 DataNodes, RATIS/THREE, insecure", code, time.Since(start))
-	}
-	if code == 0 {
-		os.RemoveAll(shared.dir)
-	} else if shared.dir != "" {
-		fmt.Fprintf(os.Stderr, "real cluster logs kept in %s/logs\n", shared.dir)
-	}
-	os.RemoveAll(dir)
-	os.Exit(code)
+	os.Exit(realkit.Main(m, &binPath, "e2e/realcluster", "SCM, OM, 3 DataNodes, RATIS/THREE, insecure", func(code int) bool {
+		if shared.c != nil {
+			shared.c.Stop()
+		}
+		if code == 0 {
+			os.RemoveAll(shared.dir)
+		} else if shared.dir != "" {
+			fmt.Fprintf(os.Stderr, "real cluster logs kept in %s/logs\n", shared.dir)
+		}
+		return shared.c != nil
+	}))
 }
 
 // cluster returns the shared real cluster, starting it on first use.

@@ -1,5 +1,6 @@
-// Package realkit holds what the real-cluster test packages share: building dnecho, running a
-// command with a hard limit, and reading freon's report (Java's and dnecho's log layout).
+// Package realkit holds what the real-cluster test packages share: their TestMain (build dnecho,
+// record the outcome), running a command with a hard limit, and reading freon's report (Java's and
+// dnecho's log layout).
 package realkit
 
 import (
@@ -19,8 +20,8 @@ import (
 	"github.com/dnecho/dnecho/internal/realozone"
 )
 
-// BuildDnecho builds the dnecho binary into a new temp dir; remove the dir when done.
-func BuildDnecho() (bin, dir string, err error) {
+// buildDnecho builds the dnecho binary into a new temp dir; remove the dir when done.
+func buildDnecho() (bin, dir string, err error) {
 	dir, err = os.MkdirTemp("", "dnecho-real-")
 	if err != nil {
 		return "", "", err
@@ -33,6 +34,26 @@ func BuildDnecho() (bin, dir string, err error) {
 		return "", "", fmt.Errorf("build dnecho: %v\n%s", err, out)
 	}
 	return bin, dir, nil
+}
+
+// Main is the body of a real-cluster package's TestMain: it builds dnecho into *bin, runs the
+// tests, calls finish with their exit code (to stop the package's cluster and keep or remove its
+// files) and, when finish says a cluster started, appends the outcome for pkg and cluster to the
+// ReportEnv file. It returns the code to exit with.
+func Main(m *testing.M, bin *string, pkg, cluster string, finish func(code int) (started bool)) int {
+	b, dir, err := buildDnecho()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	*bin = b
+	start := time.Now()
+	code := m.Run()
+	if finish(code) {
+		record(pkg, cluster, code, time.Since(start))
+	}
+	return code
 }
 
 // TestLog writes progress lines into a test's log.
@@ -139,8 +160,8 @@ func Tail(s string, n int) string {
 // ran against; `make test` prints it, since go test hides a passing package's output.
 const ReportEnv = "DNECHO_REAL_REPORT"
 
-// Record appends that line: the package, the Ozone version, the cluster and the outcome.
-func Record(pkg, cluster string, code int, took time.Duration) {
+// record appends that line: the package, the Ozone version, the cluster and the outcome.
+func record(pkg, cluster string, code int, took time.Duration) {
 	path := os.Getenv(ReportEnv)
 	if path == "" {
 		return

@@ -29,19 +29,8 @@ var binPath string
 var secureStarted bool
 
 func TestMain(m *testing.M) {
-	bin, dir, err := realkit.BuildDnecho()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binPath = bin
-	start := time.Now()
-	code := m.Run()
-	if secureStarted {
-		realkit.Record("e2e/realsecure", "Kerberos, container tokens, gRPC TLS, every RPC protection", code, time.Since(start))
-	}
-	os.RemoveAll(dir)
-	os.Exit(code)
+	os.Exit(realkit.Main(m, &binPath, "e2e/realsecure", "Kerberos, container tokens, gRPC TLS, every RPC protection",
+		func(int) bool { return secureStarted }))
 }
 
 // The secure cluster lives in a network namespace of its own on this address: Ozone's
