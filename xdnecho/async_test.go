@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/echometrics"
-	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
@@ -37,7 +37,7 @@ export default async function () {
 	}
 	done := make(chan error, 1)
 	go func() {
-		interrupted, err := outcome(vu.RunIteration(context.Background(), exec.Iteration{}))
+		interrupted, err := outcome(vu.RunIteration(context.Background(), execinfo.Iteration{}))
 		if interrupted && err == nil {
 			err = context.Canceled
 		}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/minitest"
 	"github.com/dnecho/dnecho/ozone/echo"
@@ -106,7 +106,7 @@ func vuWorkers(b *testing.B, rn *run, n int) []func() error {
 	for i := range workers {
 		vu := rn.vu(b, uint64(i+1), nil)
 		workers[i] = func() error {
-			if interrupted, err := outcome(vu.RunIteration(ctx, exec.Iteration{})); interrupted || err != nil {
+			if interrupted, err := outcome(vu.RunIteration(ctx, execinfo.Iteration{})); interrupted || err != nil {
 				return fmt.Errorf("interrupted=%v: %w", interrupted, err)
 			}
 			return nil

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/execinfo"
 )
 
 // TestDryDefaults: with Defaults.Dry a Client is created without any cluster (what dnecho
@@ -22,7 +22,7 @@ export default function () { client.echo(); }`, nil)
 		t.Errorf("options %s", got)
 	}
 	vu := rn.vu(t, 1, nil)
-	err := vu.RunIteration(context.Background(), exec.Iteration{}).Err
+	err := vu.RunIteration(context.Background(), execinfo.Iteration{}).Err
 	wantErr(t, err, "did not contact the cluster")
 
 	_, err = load(t, `import dnecho from 'k6/x/dnecho'; new dnecho.Client({ containerId: 1, nonsense: 1 }); export default function () {}`, nil)

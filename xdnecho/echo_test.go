@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
 	"github.com/dnecho/dnecho/minicluster/minitest"
@@ -48,7 +48,7 @@ export default function () {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := vu.Activate(&exec.Scenario{Name: "default", Env: map[string]string{"REQS": env}}); err != nil {
+	if err := vu.Activate(&execinfo.Scenario{Name: "default", Env: map[string]string{"REQS": env}}); err != nil {
 		t.Fatal(err)
 	}
 	iterate(t, vu)
@@ -273,7 +273,7 @@ export default function () { globalThis.r = client.echo(); }`, clusterEnv(c))
 	defer cancel()
 	time.AfterFunc(200*time.Millisecond, cancel)
 	start := time.Now()
-	interrupted, err := outcome(vu.RunIteration(ctx, exec.Iteration{}))
+	interrupted, err := outcome(vu.RunIteration(ctx, execinfo.Iteration{}))
 	if !interrupted || err != nil {
 		t.Fatalf("RunIteration: interrupted=%v err=%v result=%v", interrupted, err, global(vu, "r"))
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/minitest"
 )
@@ -51,11 +51,11 @@ func TestExamples(t *testing.T) {
 			if err := json.Unmarshal(rn.r.Options(), &opts); err != nil {
 				t.Fatalf("options: %v", err)
 			}
-			scenarios := []*exec.Scenario{{Name: "default", Executor: "constant-vus"}}
+			scenarios := []*execinfo.Scenario{{Name: "default", Executor: "constant-vus"}}
 			if len(opts.Scenarios) > 0 {
 				scenarios = nil
 				for name, s := range opts.Scenarios {
-					scenarios = append(scenarios, &exec.Scenario{Name: name, Executor: s.Executor, Exec: s.Exec, Tags: s.Tags})
+					scenarios = append(scenarios, &execinfo.Scenario{Name: name, Executor: s.Executor, Exec: s.Exec, Tags: s.Tags})
 				}
 				sort.Slice(scenarios, func(i, j int) bool { return scenarios[i].Name < scenarios[j].Name })
 			}
@@ -65,7 +65,7 @@ func TestExamples(t *testing.T) {
 					t.Fatalf("scenario %s: %v", s.Name, err)
 				}
 				for range 3 {
-					interrupted, err := outcome(vu.RunIteration(context.Background(), exec.Iteration{}))
+					interrupted, err := outcome(vu.RunIteration(context.Background(), execinfo.Iteration{}))
 					if err != nil || interrupted {
 						t.Fatalf("scenario %s: interrupted=%v err=%v", s.Name, interrupted, err)
 					}

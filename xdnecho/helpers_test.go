@@ -12,7 +12,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/engine/js"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/minicluster"
@@ -81,14 +81,14 @@ func mustLoad(tb testing.TB, src string, env map[string]string) *run {
 }
 
 // vu creates VU id and activates it for scenario s (the default scenario when nil).
-func (rn *run) vu(tb testing.TB, id uint64, s *exec.Scenario) *js.VU {
+func (rn *run) vu(tb testing.TB, id uint64, s *execinfo.Scenario) *js.VU {
 	tb.Helper()
 	vu, err := rn.r.NewVU(context.Background(), id, id)
 	if err != nil {
 		tb.Fatalf("NewVU %d: %v", id, err)
 	}
 	if s == nil {
-		s = &exec.Scenario{Name: "default", Executor: "per-vu-iterations"}
+		s = &execinfo.Scenario{Name: "default", Executor: "per-vu-iterations"}
 	}
 	if err := vu.Activate(s); err != nil {
 		tb.Fatalf("Activate: %v", err)
@@ -99,7 +99,7 @@ func (rn *run) vu(tb testing.TB, id uint64, s *exec.Scenario) *js.VU {
 // iterate runs one iteration and fails on an exception or an interruption.
 func iterate(tb testing.TB, vu *js.VU) {
 	tb.Helper()
-	interrupted, err := outcome(vu.RunIteration(context.Background(), exec.Iteration{}))
+	interrupted, err := outcome(vu.RunIteration(context.Background(), execinfo.Iteration{}))
 	if err != nil || interrupted {
 		tb.Fatalf("RunIteration: interrupted=%v err=%v", interrupted, err)
 	}
@@ -157,6 +157,6 @@ func closedContainer(c *minicluster.Cluster) scmsim.Container {
 
 // outcome reads an iteration's result as the two facts most tests check: whether it stopped
 // early (interrupted, or aborted by exec.test.abort) and the error it carries.
-func outcome(r exec.Result) (interrupted bool, err error) {
-	return r.Outcome == exec.Interrupted || r.Outcome == exec.Aborted, r.Err
+func outcome(r execinfo.Result) (interrupted bool, err error) {
+	return r.Outcome == execinfo.Interrupted || r.Outcome == execinfo.Aborted, r.Err
 }

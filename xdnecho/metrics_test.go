@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/dnecho/dnecho/echometrics"
-	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/minitest"
@@ -27,7 +27,7 @@ export default function () {
   client.echo({ payloadResp: 100 });
   globalThis.sent = a.bytesSent;
 }`, clusterEnv(c))
-	vu := rn.vu(t, 1, &exec.Scenario{Name: "sc", Executor: "shared-iterations", Tags: map[string]string{"sct": "x"}})
+	vu := rn.vu(t, 1, &execinfo.Scenario{Name: "sc", Executor: "shared-iterations", Tags: map[string]string{"sct": "x"}})
 	iterate(t, vu)
 	vu.Flush()
 

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/dnecho/dnecho/echometrics"
-	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/minitest"
 )
@@ -23,7 +23,7 @@ export default function () {
   globalThis.leader = read.pipeline().leader;
   globalThis.out = [write.echo(), read.echo(), grpc.echo(), read.echo({ readOnly: false })].map((r) => r.ok);
 }`, clusterEnv(c))
-	vu := rn.vu(t, 1, &exec.Scenario{Name: "default", Executor: "shared-iterations"})
+	vu := rn.vu(t, 1, &execinfo.Scenario{Name: "default", Executor: "shared-iterations"})
 	iterate(t, vu)
 	vu.Flush()
 	if ok := global(vu, "out").([]any); len(ok) != 4 || ok[0] != true || ok[1] != true || ok[2] != true || ok[3] != true {

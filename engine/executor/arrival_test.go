@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/engine/plan"
 )
 
@@ -91,7 +91,7 @@ func TestArrivalRateDropsWhenBusy(t *testing.T) {
 		if n := len(h.rt.records()); n != 1 {
 			t.Errorf("started %d iterations, want 1", n)
 		}
-		if h.rt.count("d", exec.Interrupted) != 1 {
+		if h.rt.count("d", execinfo.Interrupted) != 1 {
 			t.Error("the busy iteration must be interrupted at the hard end")
 		}
 		drops := h.col.ByName("dropped_iterations")

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/scenario"
 	"github.com/dnecho/dnecho/internal/testwait"
@@ -16,9 +16,9 @@ import (
 // noopVU does nothing per iteration, so benchmarks measure the scheduler alone.
 type noopVU struct{}
 
-func (noopVU) Activate(*exec.Scenario) Activation { return noopVU{} }
-func (noopVU) RunIteration(context.Context, exec.Iteration) exec.Result {
-	return exec.Result{}
+func (noopVU) Activate(*execinfo.Scenario) Activation { return noopVU{} }
+func (noopVU) RunIteration(context.Context, execinfo.Iteration) execinfo.Result {
+	return execinfo.Result{}
 }
 func (noopVU) Deactivate() {}
 
@@ -26,7 +26,7 @@ func benchRun(b *testing.B, js string) *Scheduler {
 	b.Helper()
 	s, err := New(Options{
 		Scenarios: []scenario.Config{mustDecode(b, "s", js)},
-		VUs:       VUFactoryFunc(func(context.Context, exec.VUID) (VU, error) { return noopVU{}, nil }),
+		VUs:       VUFactoryFunc(func(context.Context, execinfo.VUID) (VU, error) { return noopVU{}, nil }),
 	})
 	if err != nil {
 		b.Fatal(err)
@@ -63,7 +63,7 @@ func BenchmarkArrivalRateDispatch(b *testing.B) {
 	s, err := New(Options{
 		Scenarios: []scenario.Config{mustDecode(b, "s", fmt.Sprintf(
 			`{"executor": "constant-arrival-rate", "rate": %d, "duration": "1h", "preAllocatedVUs": 4, "gracefulStop": "0s"}`, b.N*1000))},
-		VUs: VUFactoryFunc(func(context.Context, exec.VUID) (VU, error) { return noopVU{}, nil }),
+		VUs: VUFactoryFunc(func(context.Context, execinfo.VUID) (VU, error) { return noopVU{}, nil }),
 		Samples: metrics.PusherFunc(func(ss []metrics.Sample) {
 			for _, x := range ss {
 				if x.Metric.Name == "dropped_iterations" {

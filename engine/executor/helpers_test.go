@@ -13,7 +13,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/engine/metrics/metricstest"
 	"github.com/dnecho/dnecho/engine/plan"
 	"github.com/dnecho/dnecho/engine/scenario"
@@ -37,15 +37,15 @@ func virtual(t *testing.T, f func(t *testing.T)) {
 // rec is one iteration seen by the fake runtime.
 type rec struct {
 	Scenario string
-	VU       exec.VUID
-	It       exec.Iteration
+	VU       execinfo.VUID
+	It       execinfo.Iteration
 	Start    time.Time
-	Outcome  exec.Outcome
+	Outcome  execinfo.Outcome
 }
 
 // fakeRuntime is a Go-function stand-in for the JS runtime: body decides what an iteration does.
 type fakeRuntime struct {
-	body      func(ctx context.Context, r rec) exec.Result
+	body      func(ctx context.Context, r rec) execinfo.Result
 	initDelay time.Duration
 	created   atomic.Int64
 
@@ -82,7 +82,7 @@ func (f *fakeRuntime) event(e vuEvent) {
 	f.mu.Unlock()
 }
 
-func (f *fakeRuntime) NewVU(ctx context.Context, id exec.VUID) (VU, error) {
+func (f *fakeRuntime) NewVU(ctx context.Context, id execinfo.VUID) (VU, error) {
 	if f.initDelay > 0 {
 		select {
 		case <-time.After(f.initDelay):
@@ -100,7 +100,7 @@ func (f *fakeRuntime) records() []rec {
 	return append([]rec(nil), f.recs...)
 }
 
-func (f *fakeRuntime) count(scenario string, o exec.Outcome) int {
+func (f *fakeRuntime) count(scenario string, o execinfo.Outcome) int {
 	n := 0
 	for _, r := range f.records() {
 		if (scenario == "" || r.Scenario == scenario) && r.Outcome == o {
@@ -124,22 +124,22 @@ func (f *fakeRuntime) startOffsets(start time.Time, scenario string) []time.Dura
 
 type fakeVU struct {
 	f  *fakeRuntime
-	id exec.VUID
+	id execinfo.VUID
 }
 
-func (v *fakeVU) Activate(s *exec.Scenario) Activation {
+func (v *fakeVU) Activate(s *execinfo.Scenario) Activation {
 	v.f.event(vuEvent{At: time.Now(), VU: v.id.InInstance, Scenario: s.Name, Delta: 1})
 	return &fakeActive{v: v, s: s}
 }
 
 type fakeActive struct {
 	v *fakeVU
-	s *exec.Scenario
+	s *execinfo.Scenario
 }
 
-func (fa *fakeActive) RunIteration(ctx context.Context, it exec.Iteration) exec.Result {
+func (fa *fakeActive) RunIteration(ctx context.Context, it execinfo.Iteration) execinfo.Result {
 	r := rec{Scenario: fa.s.Name, VU: fa.v.id, It: it, Start: time.Now()}
-	res := exec.Result{Outcome: exec.Completed}
+	res := execinfo.Result{Outcome: execinfo.Completed}
 	if fa.v.f.body != nil {
 		res = fa.v.f.body(ctx, r)
 	}
@@ -155,15 +155,15 @@ func (fa *fakeActive) Deactivate() {
 }
 
 // sleepBody is an iteration that takes d, or is interrupted when ctx ends first.
-func sleepBody(d time.Duration) func(context.Context, rec) exec.Result {
-	return func(ctx context.Context, _ rec) exec.Result {
+func sleepBody(d time.Duration) func(context.Context, rec) execinfo.Result {
+	return func(ctx context.Context, _ rec) execinfo.Result {
 		t := time.NewTimer(d)
 		defer t.Stop()
 		select {
 		case <-t.C:
-			return exec.Result{Outcome: exec.Completed}
+			return execinfo.Result{Outcome: execinfo.Completed}
 		case <-ctx.Done():
-			return exec.Result{Outcome: exec.Interrupted}
+			return execinfo.Result{Outcome: execinfo.Interrupted}
 		}
 	}
 }
@@ -177,7 +177,7 @@ type harness struct {
 	s   *Scheduler
 }
 
-func newHarness(t testing.TB, body func(context.Context, rec) exec.Result, opts Options, scs ...scenario.Config) *harness {
+func newHarness(t testing.TB, body func(context.Context, rec) execinfo.Result, opts Options, scs ...scenario.Config) *harness {
 	t.Helper()
 	h := &harness{t: t, rt: &fakeRuntime{body: body}, col: &collector{}, log: &logBuf{}}
 	opts.Scenarios = scs

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/execinfo"
 )
 
 // lease is a pooled VU lent to one goroutine of this scenario, with its activation for the
@@ -32,8 +32,8 @@ func (sc *scenarioRun) release(l *lease) {
 
 // iterate runs one iteration (local = exec.scenario.iterationInInstance) and books its outcome.
 // scheduled is the due time of an arrival-rate iteration, zero otherwise.
-func (sc *scenarioRun) iterate(ctx context.Context, l *lease, local int64, scheduled time.Time) exec.Outcome {
-	it := exec.Iteration{
+func (sc *scenarioRun) iterate(ctx context.Context, l *lease, local int64, scheduled time.Time) execinfo.Outcome {
+	it := execinfo.Iteration{
 		ScenarioInInstance: local,
 		ScenarioInTest:     sc.tuple.Global(local),
 		VUInScenario:       l.iterInScenario,
@@ -50,12 +50,12 @@ func (sc *scenarioRun) iterate(ctx context.Context, l *lease, local int64, sched
 	l.pv.iter++
 	res := l.activation.RunIteration(ctx, it)
 	switch res.Outcome {
-	case exec.Completed:
+	case execinfo.Completed:
 		sc.bookCompleted()
-	case exec.Failed:
+	case execinfo.Failed:
 		sc.s.logIterationError(sc.base.Name, l.pv.id, res.Err)
 		sc.bookCompleted()
-	case exec.Aborted:
+	case execinfo.Aborted:
 		sc.bookInterrupted()
 		sc.s.Abort(res.Err)
 	default:

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/execinfo"
 )
 
 func TestSharedIterationsSplit(t *testing.T) {
@@ -17,8 +17,8 @@ func TestSharedIterationsSplit(t *testing.T) {
 			t.Fatal(err)
 		}
 		recs := h.rt.records()
-		if len(recs) != 100 || h.rt.count("s", exec.Completed) != 100 {
-			t.Fatalf("%d iterations, %d completed; want exactly 100", len(recs), h.rt.count("s", exec.Completed))
+		if len(recs) != 100 || h.rt.count("s", execinfo.Completed) != 100 {
+			t.Fatalf("%d iterations, %d completed; want exactly 100", len(recs), h.rt.count("s", execinfo.Completed))
 		}
 		perVU := map[uint64][]int64{}
 		var seen []int64
@@ -66,7 +66,7 @@ func TestSharedIterationsMaxDurationDrops(t *testing.T) {
 		}
 		// Each VU starts at 0, 300, 600 and 900 ms; the last two are interrupted at 1 s.
 		equalTimes(t, "iterations", h.rt.startOffsets(h.start(0), "s"), ms(0, 0, 300, 300, 600, 600, 900, 900))
-		if n := h.rt.count("s", exec.Interrupted); n != 2 {
+		if n := h.rt.count("s", execinfo.Interrupted); n != 2 {
 			t.Errorf("%d iterations interrupted at maxDuration, want 2", n)
 		}
 		d := h.col.ByName("dropped_iterations")
@@ -131,11 +131,11 @@ func TestPerVUIterationsDropsPerVU(t *testing.T) {
 func TestScriptExceptionCountsAsComplete(t *testing.T) {
 	virtual(t, func(t *testing.T) {
 		sc := mustDecode(t, "s", `{"executor": "shared-iterations", "vus": 1, "iterations": 3}`)
-		h := newHarness(t, func(_ context.Context, r rec) exec.Result {
+		h := newHarness(t, func(_ context.Context, r rec) execinfo.Result {
 			if r.It.ScenarioInInstance == 1 {
-				return exec.Result{Outcome: exec.Failed, Err: errText("ReferenceError: x is not defined")}
+				return execinfo.Result{Outcome: execinfo.Failed, Err: errText("ReferenceError: x is not defined")}
 			}
-			return exec.Result{}
+			return execinfo.Result{}
 		}, Options{}, sc)
 		if _, err := h.run(); err != nil {
 			t.Fatal(err)

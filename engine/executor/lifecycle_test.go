@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/scenario"
 )
@@ -62,22 +62,22 @@ func TestActivationFields(t *testing.T) {
 		sc := mustDecode(t, "s", `{"executor": "shared-iterations", "vus": 1, "iterations": 2, "exec": "fn",
 		  "env": {"K": "V"}, "tags": {"team": "x"}}`)
 		var mu sync.Mutex
-		var seen []*exec.Scenario
+		var seen []*execinfo.Scenario
 		var progress []float64
 		h := newHarness(t, nil, Options{}, sc)
 		rt := h.rt
-		h.s.pool.factory = VUFactoryFunc(func(ctx context.Context, id exec.VUID) (VU, error) {
-			return activationSpy{fakeVU: &fakeVU{f: rt, id: id}, seen: func(s *exec.Scenario) {
+		h.s.pool.factory = VUFactoryFunc(func(ctx context.Context, id execinfo.VUID) (VU, error) {
+			return activationSpy{fakeVU: &fakeVU{f: rt, id: id}, seen: func(s *execinfo.Scenario) {
 				mu.Lock()
 				seen = append(seen, s)
 				mu.Unlock()
 			}}, nil
 		})
-		rt.body = func(_ context.Context, r rec) exec.Result {
+		rt.body = func(_ context.Context, r rec) execinfo.Result {
 			mu.Lock()
 			progress = append(progress, seen[0].Progress())
 			mu.Unlock()
-			return exec.Result{}
+			return execinfo.Result{}
 		}
 		start := time.Now()
 		if _, err := h.run(); err != nil {
@@ -101,10 +101,10 @@ func TestActivationFields(t *testing.T) {
 
 type activationSpy struct {
 	*fakeVU
-	seen func(*exec.Scenario)
+	seen func(*execinfo.Scenario)
 }
 
-func (s activationSpy) Activate(sc *exec.Scenario) Activation {
+func (s activationSpy) Activate(sc *execinfo.Scenario) Activation {
 	s.seen(sc)
 	return s.fakeVU.Activate(sc)
 }
@@ -121,16 +121,16 @@ func TestStopGracefulLetsIterationsFinish(t *testing.T) {
 		if took != 400*time.Millisecond {
 			t.Errorf("Run took %v, want 400ms: the running iterations finish, no new one starts", took)
 		}
-		if h.rt.count("run", exec.Completed) != 2 || h.rt.count("run", exec.Interrupted) != 0 {
+		if h.rt.count("run", execinfo.Completed) != 2 || h.rt.count("run", execinfo.Interrupted) != 0 {
 			t.Errorf("completed %d, interrupted %d; want the 2 running iterations to finish",
-				h.rt.count("run", exec.Completed), h.rt.count("run", exec.Interrupted))
+				h.rt.count("run", execinfo.Completed), h.rt.count("run", execinfo.Interrupted))
 		}
 		for _, p := range h.s.Progress() {
 			if p.Status != StatusInterrupted {
 				t.Errorf("%s: %v, want interrupted", p.Name, p.Status)
 			}
 		}
-		if h.rt.count("later", exec.Completed) != 0 {
+		if h.rt.count("later", execinfo.Completed) != 0 {
 			t.Error("a scenario that had not started must not start after Stop")
 		}
 	})
@@ -174,11 +174,11 @@ func TestAbortFromIteration(t *testing.T) {
 	virtual(t, func(t *testing.T) {
 		boom := errors.New("test aborted: enough")
 		sc := mustDecode(t, "s", `{"executor": "shared-iterations", "vus": 1, "iterations": 10}`)
-		h := newHarness(t, func(_ context.Context, r rec) exec.Result {
+		h := newHarness(t, func(_ context.Context, r rec) execinfo.Result {
 			if r.It.ScenarioInInstance == 3 {
-				return exec.Result{Outcome: exec.Aborted, Err: boom}
+				return execinfo.Result{Outcome: execinfo.Aborted, Err: boom}
 			}
-			return exec.Result{}
+			return execinfo.Result{}
 		}, Options{}, sc)
 		_, err := h.run()
 		if !errors.Is(err, boom) {

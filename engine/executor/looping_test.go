@@ -5,14 +5,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/execinfo"
 )
 
 func TestConstantVUs(t *testing.T) {
 	virtual(t, func(t *testing.T) {
 		sc := mustDecode(t, "c", `{"executor": "constant-vus", "vus": 3, "duration": "1s"}`)
 		h := newHarness(t, sleepBody(90*time.Millisecond), Options{}, sc)
-		var mid exec.InstanceStats
+		var mid execinfo.InstanceStats
 		var prog ScenarioProgress
 		took, err := h.runSampling(ms(500), func(int) {
 			mid = h.s.InstanceStats()
@@ -29,10 +29,10 @@ func TestConstantVUs(t *testing.T) {
 		}
 		// Each VU starts iterations at 0, 90, …, 990 ms: 12 each. The last ones end at 1080 ms,
 		// within the default 30s gracefulStop.
-		if n := h.rt.count("c", exec.Completed); n != 36 {
+		if n := h.rt.count("c", execinfo.Completed); n != 36 {
 			t.Errorf("completed %d iterations, want 36", n)
 		}
-		if h.rt.count("c", exec.Interrupted) != 0 {
+		if h.rt.count("c", execinfo.Interrupted) != 0 {
 			t.Error("no iteration should be interrupted with the default 30s gracefulStop")
 		}
 		if took != 1080*time.Millisecond {
@@ -91,10 +91,10 @@ func TestRampingVUsGracefulRampDown(t *testing.T) {
 				if _, err := h.run(); err != nil {
 					t.Fatal(err)
 				}
-				if got := h.rt.count("r", exec.Completed); got != c.completed {
+				if got := h.rt.count("r", execinfo.Completed); got != c.completed {
 					t.Errorf("completed = %d, want %d", got, c.completed)
 				}
-				if got := h.rt.count("r", exec.Interrupted); got != c.interrupted {
+				if got := h.rt.count("r", execinfo.Interrupted); got != c.interrupted {
 					t.Errorf("interrupted = %d, want %d", got, c.interrupted)
 				}
 				equalTimes(t, "releases", h.rt.eventOffsets(h.start(0), -1), ms(c.released, c.released))

@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/engine/plan"
 )
 
@@ -22,7 +22,7 @@ const getVUTimeout = 2 * time.Second
 // scenarios; it is in the pool while idle and leased to one scenario goroutine otherwise.
 type pooledVU struct {
 	vu VU
-	id exec.VUID
+	id execinfo.VUID
 	// iter is this VU's iteration count across scenarios (`__ITER`). Only the goroutine that
 	// currently holds the VU touches it; the pool's mutex orders the hand-overs.
 	iter int64
@@ -51,7 +51,7 @@ func (p *vuPool) create(ctx context.Context) (*pooledVU, error) {
 	p.nextID++
 	local := p.nextID
 	p.mu.Unlock()
-	id := exec.VUID{InInstance: local, InTest: uint64(p.tuple.Global(int64(local)-1)) + 1}
+	id := execinfo.VUID{InInstance: local, InTest: uint64(p.tuple.Global(int64(local)-1)) + 1}
 	vu, err := p.factory.NewVU(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("initializing VU #%d: %w", local, err)

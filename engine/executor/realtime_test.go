@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/execinfo"
 )
 
 // Smoke tests on the real clock: the virtual-time tests above prove the timing, these prove the
@@ -38,10 +38,10 @@ func TestRealClockSharedIterations(t *testing.T) {
 // interrupted: the stop must reach them through their context.
 func TestRealClockStop(t *testing.T) {
 	started := make(chan struct{}, 2)
-	body := func(ctx context.Context, _ rec) exec.Result {
+	body := func(ctx context.Context, _ rec) execinfo.Result {
 		started <- struct{}{}
 		<-ctx.Done()
-		return exec.Result{Outcome: exec.Interrupted}
+		return execinfo.Result{Outcome: execinfo.Interrupted}
 	}
 	sc := mustDecode(t, "s", `{"executor": "constant-vus", "vus": 2, "duration": "1h", "gracefulStop": "0s"}`)
 	h := newHarness(t, body, Options{}, sc)

@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/plan"
 	"github.com/dnecho/dnecho/engine/scenario"
@@ -17,7 +17,7 @@ type scenarioRun struct {
 	s           *Scheduler
 	cfg         scenario.Config
 	base        *scenario.BaseConfig
-	act         *exec.Scenario
+	act         *execinfo.Scenario
 	runner      runner
 	droppedTags *metrics.Tags
 	regular     time.Duration
@@ -55,7 +55,7 @@ func newScenarioRun(s *Scheduler, c scenario.Config) (*scenarioRun, error) {
 		droppedTags: s.opts.RunTags.With("scenario", b.Name),
 		tuple:       s.opts.Tuple,
 	}
-	sc.act = &exec.Scenario{
+	sc.act = &execinfo.Scenario{
 		Name:     b.Name,
 		Executor: string(b.Executor),
 		Exec:     b.ExecName(),
@@ -151,10 +151,10 @@ func isClosed(ch <-chan struct{}) bool {
 	}
 }
 
-// StartTime implements exec.State.
+// StartTime implements execinfo.State.
 func (sc *scenarioRun) StartTime() time.Time { return sc.startedAt() }
 
-// Progress implements exec.State.
+// Progress implements execinfo.State.
 func (sc *scenarioRun) Progress() float64 { return sc.progressFraction() }
 
 func (sc *scenarioRun) startedAt() time.Time {

@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/plan"
 	"github.com/dnecho/dnecho/engine/scenario"
@@ -220,8 +220,8 @@ func (s *Scheduler) Abort(err error) {
 
 // InstanceStats returns the current instance-wide counters; CurrentTestRunDuration is the time
 // since Run started (frozen when it returns).
-func (s *Scheduler) InstanceStats() exec.InstanceStats {
-	return exec.InstanceStats{
+func (s *Scheduler) InstanceStats() execinfo.InstanceStats {
+	return execinfo.InstanceStats{
 		IterationsCompleted:    s.completed.Load(),
 		IterationsInterrupted:  s.interrupted.Load(),
 		VUsActive:              s.active.Load(),
@@ -243,7 +243,7 @@ func (s *Scheduler) elapsed() time.Duration {
 }
 
 // logIterationError logs a script exception; k6 logs them at ERROR and carries on.
-func (s *Scheduler) logIterationError(name string, vu exec.VUID, err error) {
+func (s *Scheduler) logIterationError(name string, vu execinfo.VUID, err error) {
 	if err == nil {
 		err = fmt.Errorf("unknown script error")
 	}

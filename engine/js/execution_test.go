@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/engine/js/modules"
 )
 
-type fakeExec struct{ stats exec.InstanceStats }
+type fakeExec struct{ stats execinfo.InstanceStats }
 
 // fixedState is a scenario's live state frozen at a start time and a progress.
 type fixedState struct {
@@ -23,7 +23,7 @@ type fixedState struct {
 func (f fixedState) StartTime() time.Time { return f.start }
 func (f fixedState) Progress() float64    { return f.progress }
 
-func (f fakeExec) InstanceStats() exec.InstanceStats { return f.stats }
+func (f fakeExec) InstanceStats() execinfo.InstanceStats { return f.stats }
 
 func TestExecutionModule(t *testing.T) {
 	e := mustLoad(t, map[string]string{
@@ -53,7 +53,7 @@ export default function () {
 	e.r.Configure(RunOptions{
 		Options: json.RawMessage(`{"vus":3,"iterations":9,"tags":{"run":"r"},"scenarios":{"default":{"executor":"shared-iterations"}}}`),
 		RunTags: map[string]string{"run": "r"},
-		Exec: fakeExec{exec.InstanceStats{IterationsInterrupted: 1, IterationsCompleted: 2, VUsActive: 3,
+		Exec: fakeExec{execinfo.InstanceStats{IterationsInterrupted: 1, IterationsCompleted: 2, VUsActive: 3,
 			VUsInitialized: 4, CurrentTestRunDuration: 1500 * time.Microsecond}},
 	})
 	vu, err := e.r.NewVU(context.Background(), 2, 12)
@@ -61,10 +61,10 @@ export default function () {
 		t.Fatal(err)
 	}
 	start := time.UnixMilli(1700000000000)
-	if err := vu.Activate(&exec.Scenario{Name: "sc", Executor: "shared-iterations", State: fixedState{start, 0.25}}); err != nil {
+	if err := vu.Activate(&execinfo.Scenario{Name: "sc", Executor: "shared-iterations", State: fixedState{start, 0.25}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := vu.RunIteration(context.Background(), exec.Iteration{VUInScenario: 5, ScenarioInInstance: 6, ScenarioInTest: 7}).Err; err != nil {
+	if err := vu.RunIteration(context.Background(), execinfo.Iteration{VUInScenario: 5, ScenarioInInstance: 6, ScenarioInTest: 7}).Err; err != nil {
 		t.Fatal(err)
 	}
 	vu.Flush()
@@ -147,7 +147,7 @@ export default function () {
 		t.Fatalf("%d iterations samples, want 1 (the aborted one is interrupted)", n)
 	}
 	// The VU is usable afterwards (the interrupt was cleared).
-	if err := vu.Activate(&exec.Scenario{Name: "x"}); err != nil {
+	if err := vu.Activate(&execinfo.Scenario{Name: "x"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := vu.RunIteration(context.Background(), iterationZero).Err; err == nil {
@@ -198,7 +198,7 @@ export function second() { globalThis.seen = [exec.vu.tags.mine, exec.vu.metrics
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []exec.Scenario{
+	for _, s := range []execinfo.Scenario{
 		{Name: "a", Exec: "first"},
 		{Name: "b", Exec: "second", Tags: map[string]string{"kind": "b"}},
 	} {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dop251/goja"
@@ -166,7 +166,7 @@ export default function () { waitCtx(); }`,
 	vu := e.vu(t, 1)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	interrupted, err := outcome(vu.RunIteration(ctx, exec.Iteration{}))
+	interrupted, err := outcome(vu.RunIteration(ctx, execinfo.Iteration{}))
 	if !interrupted || err != nil {
 		t.Fatalf("interrupted=%v err=%v", interrupted, err)
 	}

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/execinfo"
 )
 
 // writeFiles creates files (name → content) in a new temporary directory and returns it.
@@ -66,7 +66,7 @@ func (e *env) vu(t testing.TB, id uint64) *VU {
 	if err != nil {
 		t.Fatalf("NewVU: %v", err)
 	}
-	if err := vu.Activate(&exec.Scenario{Name: "default", Executor: "per-vu-iterations"}); err != nil {
+	if err := vu.Activate(&execinfo.Scenario{Name: "default", Executor: "per-vu-iterations"}); err != nil {
 		t.Fatalf("Activate: %v", err)
 	}
 	return vu
@@ -75,7 +75,7 @@ func (e *env) vu(t testing.TB, id uint64) *VU {
 // iterate runs one iteration and fails the test on unexpected errors or interruption.
 func iterate(t testing.TB, vu *VU) {
 	t.Helper()
-	interrupted, err := outcome(vu.RunIteration(context.Background(), exec.Iteration{}))
+	interrupted, err := outcome(vu.RunIteration(context.Background(), execinfo.Iteration{}))
 	if err != nil || interrupted {
 		t.Fatalf("RunIteration: interrupted=%v err=%v", interrupted, err)
 	}
@@ -91,16 +91,16 @@ func global(vu *VU, name string) any {
 }
 
 // iterationZero is an empty set of scheduler counters.
-var iterationZero = exec.Iteration{}
+var iterationZero = execinfo.Iteration{}
 
 // scenarioLate activates the lateOpen export of TestOpen.
-var scenarioLate = exec.Scenario{Name: "late", Exec: "lateOpen"}
+var scenarioLate = execinfo.Scenario{Name: "late", Exec: "lateOpen"}
 
 // scenarioQuick activates the quick export the interrupt tests add.
-var scenarioQuick = exec.Scenario{Name: "quick", Exec: "quick"}
+var scenarioQuick = execinfo.Scenario{Name: "quick", Exec: "quick"}
 
 // scenarioDefault activates the default function.
-var scenarioDefault = exec.Scenario{Name: "default", Executor: "constant-vus"}
+var scenarioDefault = execinfo.Scenario{Name: "default", Executor: "constant-vus"}
 
 // collector keeps every sample pushed to it.
 type collector = metricstest.Samples
@@ -110,6 +110,6 @@ type logBuffer = testkit.SyncBuffer
 
 // outcome reads an iteration's result as the two facts most tests check: whether it stopped
 // early (interrupted, or aborted by exec.test.abort) and the error it carries.
-func outcome(r exec.Result) (interrupted bool, err error) {
-	return r.Outcome == exec.Interrupted || r.Outcome == exec.Aborted, r.Err
+func outcome(r execinfo.Result) (interrupted bool, err error) {
+	return r.Outcome == execinfo.Interrupted || r.Outcome == execinfo.Aborted, r.Err
 }

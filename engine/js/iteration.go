@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dop251/goja"
@@ -24,7 +24,7 @@ var ErrNotActivated = errors.New("VU has no active scenario: call Activate first
 // __ENV: when this or the previous activation has scenario env, __ENV becomes a fresh object of
 // the test env overridden by this scenario's env, so one scenario's values never leak into
 // another. Otherwise the object (and any change the script made to it) is kept.
-func (vu *VU) Activate(s *exec.Scenario) error {
+func (vu *VU) Activate(s *execinfo.Scenario) error {
 	// An interrupt can land just after an interrupted iteration returned (sleep returns early on
 	// its own); a new activation must not inherit it, as reading the exports below runs JS.
 	vu.disarm()
@@ -70,17 +70,17 @@ func (vu *VU) Deactivate() {
 // the *ScriptError as Err, which the scheduler does not log again) and the run goes on.
 // exec.test.abort is Aborted with a *modules.AbortError: the scheduler must stop the run (exit
 // code 108). A VU without an active scenario (ErrNotActivated) fails the iteration.
-func (vu *VU) RunIteration(ctx context.Context, it exec.Iteration) exec.Result {
+func (vu *VU) RunIteration(ctx context.Context, it execinfo.Iteration) execinfo.Result {
 	if vu.execFn == nil {
-		return exec.Result{Outcome: exec.Failed, Err: ErrNotActivated}
+		return execinfo.Result{Outcome: execinfo.Failed, Err: ErrNotActivated}
 	}
 	data, err := vu.setupArg()
 	if err != nil {
-		return exec.Result{Outcome: exec.Failed, Err: err}
+		return execinfo.Result{Outcome: execinfo.Failed, Err: err}
 	}
 	if ctx.Err() != nil {
 		// Never start an iteration whose context has already ended.
-		return exec.Result{Outcome: exec.Interrupted}
+		return execinfo.Result{Outcome: execinfo.Interrupted}
 	}
 	vu.iter++
 	vu.iterInfo = it
@@ -129,14 +129,14 @@ func (vu *VU) RunIteration(ctx context.Context, it exec.Iteration) exec.Result {
 
 	switch {
 	case abort != nil:
-		return exec.Result{Outcome: exec.Aborted, Err: abort}
+		return execinfo.Result{Outcome: execinfo.Aborted, Err: abort}
 	case interrupted:
-		return exec.Result{Outcome: exec.Interrupted}
+		return execinfo.Result{Outcome: execinfo.Interrupted}
 	case script != nil:
 		vu.logException(script)
-		return exec.Result{Outcome: exec.Completed, Err: script}
+		return execinfo.Result{Outcome: execinfo.Completed, Err: script}
 	}
-	return exec.Result{Outcome: exec.Completed}
+	return execinfo.Result{Outcome: execinfo.Completed}
 }
 
 // holdFor keeps the VU for d (minIterationDuration's remainder), or until ctx ends. As in k6

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/internal/exitcode"
 )
 
@@ -178,7 +178,7 @@ export function other() { globalThis.seen = [__ENV.BASE, __ENV.SC, __ITER].join(
 		t.Fatalf("iteration 1 saw %v", got)
 	}
 	// A new activation with env: a fresh __ENV of test env + scenario env; __ITER keeps counting.
-	if err := vu.Activate(&exec.Scenario{Name: "s2", Exec: "other", Env: map[string]string{"SC": "x", "BASE": "sc"}}); err != nil {
+	if err := vu.Activate(&execinfo.Scenario{Name: "s2", Exec: "other", Env: map[string]string{"SC": "x", "BASE": "sc"}}); err != nil {
 		t.Fatal(err)
 	}
 	iterate(t, vu)
@@ -190,7 +190,7 @@ export function other() { globalThis.seen = [__ENV.BASE, __ENV.SC, __ITER].join(
 	if err := vu.RunIteration(context.Background(), iterationZero).Err; !errors.Is(err, ErrNotActivated) {
 		t.Fatalf("RunIteration after Deactivate: %v", err)
 	}
-	if err := vu.Activate(&exec.Scenario{Name: "s3", Exec: "other"}); err != nil {
+	if err := vu.Activate(&execinfo.Scenario{Name: "s3", Exec: "other"}); err != nil {
 		t.Fatal(err)
 	}
 	iterate(t, vu)
@@ -200,7 +200,7 @@ export function other() { globalThis.seen = [__ENV.BASE, __ENV.SC, __ITER].join(
 	if other := e.vu(t, 4); global(other, "__ENV").(map[string]any)["BASE"] != "b" {
 		t.Fatal("__ENV changes leaked to another VU")
 	}
-	if err := vu.Activate(&exec.Scenario{Name: "bad", Exec: "missing"}); err == nil {
+	if err := vu.Activate(&execinfo.Scenario{Name: "bad", Exec: "missing"}); err == nil {
 		t.Fatal("activating a missing exec function succeeded")
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dop251/goja"
 )
@@ -70,10 +70,10 @@ export default function () {}
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := vu.Activate(&exec.Scenario{Name: "s", Exec: fn}); err != nil {
+		if err := vu.Activate(&execinfo.Scenario{Name: "s", Exec: fn}); err != nil {
 			t.Fatal(err)
 		}
-		err = vu.RunIteration(context.Background(), exec.Iteration{}).Err
+		err = vu.RunIteration(context.Background(), execinfo.Iteration{}).Err
 		var se *ScriptError
 		if !errors.As(err, &se) {
 			t.Fatalf("%s: %v, want a script error", fn, err)

@@ -3,7 +3,7 @@ package js
 import (
 	"context"
 
-	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/engine/executor"
 )
 
@@ -11,7 +11,7 @@ import (
 // activated, a VU is itself the scheduler's executor.Activation: an iteration goes from the
 // scheduler to RunIteration with nothing in between.
 func (r *Runner) VUs() executor.VUFactory {
-	return executor.VUFactoryFunc(func(ctx context.Context, id exec.VUID) (executor.VU, error) {
+	return executor.VUFactoryFunc(func(ctx context.Context, id execinfo.VUID) (executor.VU, error) {
 		vu, err := r.NewVU(ctx, id.InInstance, id.InTest)
 		if err != nil {
 			return nil, err
@@ -25,7 +25,7 @@ func (r *Runner) VUs() executor.VUFactory {
 type schedulerVU struct{ vu *VU }
 
 // Activate implements executor.VU.
-func (v schedulerVU) Activate(s *exec.Scenario) executor.Activation {
+func (v schedulerVU) Activate(s *execinfo.Scenario) executor.Activation {
 	if err := v.vu.Activate(s); err != nil {
 		return failedActivation{err}
 	}
@@ -37,8 +37,8 @@ func (v schedulerVU) Activate(s *exec.Scenario) executor.Activation {
 type failedActivation struct{ err error }
 
 // RunIteration implements executor.Activation.
-func (f failedActivation) RunIteration(context.Context, exec.Iteration) exec.Result {
-	return exec.Result{Outcome: exec.Aborted, Err: f.err}
+func (f failedActivation) RunIteration(context.Context, execinfo.Iteration) execinfo.Result {
+	return execinfo.Result{Outcome: execinfo.Aborted, Err: f.err}
 }
 
 // Deactivate implements executor.Activation: there is no activation to end.

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/engine/js/eventloop"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/metrics"
@@ -46,8 +46,8 @@ type VU struct {
 	// scenarioEnv says the current __ENV holds a scenario's env (see Activate).
 	scenarioEnv bool
 
-	scenario *exec.Scenario
-	iterInfo exec.Iteration
+	scenario *execinfo.Scenario
+	iterInfo execinfo.Iteration
 	execFn   goja.Callable
 
 	setupParsed bool

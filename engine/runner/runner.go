@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/engine/aggregate/stream"
-	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/engine/js"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/options"
@@ -108,7 +108,7 @@ type Result struct {
 	// Duration is the test run time: from the start of setup to the end of teardown.
 	Duration time.Duration
 	// Stats are the scheduler's final counters.
-	Stats exec.InstanceStats
+	Stats execinfo.InstanceStats
 	// Summary is the end-of-test summary data; nil when the summary is disabled or the test did
 	// not get to run.
 	Summary *summary.Data

@@ -8,7 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/engine/executor"
 )
 
@@ -28,7 +28,7 @@ const (
 // Snapshot is the state the progress display draws: the instance counters and one entry per
 // scenario, in run-header order.
 type Snapshot struct {
-	Instance  exec.InstanceStats
+	Instance  execinfo.InstanceStats
 	Scenarios []executor.ScenarioProgress
 	// MaxVUs and MaxDuration come from the plan; they fix the widths so lines do not jump.
 	MaxVUs      int64

@@ -12,7 +12,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/engine/executor"
 )
 
@@ -50,7 +50,7 @@ func TestHeader(t *testing.T) {
 
 func TestProgressLines(t *testing.T) {
 	s := Snapshot{
-		Instance: exec.InstanceStats{VUsActive: 7, IterationsCompleted: 1234, IterationsInterrupted: 5,
+		Instance: execinfo.InstanceStats{VUsActive: 7, IterationsCompleted: 1234, IterationsInterrupted: 5,
 			CurrentTestRunDuration: 83*time.Second + 400*time.Millisecond},
 		MaxVUs: 100, MaxDuration: 2 * time.Minute,
 		Scenarios: []executor.ScenarioProgress{
@@ -102,7 +102,7 @@ func snapshotSource(completed *int64, mu *sync.Mutex) Source {
 		mu.Lock()
 		defer mu.Unlock()
 		return Snapshot{
-			Instance:  exec.InstanceStats{IterationsCompleted: *completed},
+			Instance:  execinfo.InstanceStats{IterationsCompleted: *completed},
 			Scenarios: []executor.ScenarioProgress{{Name: "s", Status: executor.StatusRunning}},
 			MaxVUs:    1, MaxDuration: time.Minute,
 		}

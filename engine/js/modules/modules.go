@@ -43,7 +43,7 @@ package modules
 import (
 	"context"
 
-	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dop251/goja"
 )
@@ -106,9 +106,9 @@ type VU interface {
 	// data_sent and data_received samples of the current iteration.
 	AddData(sent, received int64)
 	// Scenario is the scenario the VU is running, or nil outside VU code (init, setup, teardown).
-	Scenario() *exec.Scenario
+	Scenario() *execinfo.Scenario
 	// IterationInfo returns the scheduler's counters for the current iteration.
-	IterationInfo() exec.Iteration
+	IterationInfo() execinfo.Iteration
 	// Test is the state shared by every VU of the test run: metric registry, built-in metrics,
 	// group tree, run outcome, execution state and options.
 	Test() *Test

@@ -3,16 +3,16 @@ package execution
 import (
 	"time"
 
-	"github.com/dnecho/dnecho/engine/exec"
+	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dop251/goja"
 )
 
-func (i *instance) stats() exec.InstanceStats {
+func (i *instance) stats() execinfo.InstanceStats {
 	if e := i.vu.Test().Exec; e != nil {
 		return e.InstanceStats()
 	}
-	return exec.InstanceStats{}
+	return execinfo.InstanceStats{}
 }
 
 // newInstance builds exec.instance.
@@ -34,7 +34,7 @@ func (i *instance) newInstance() *goja.Object {
 func (i *instance) newScenario() *goja.Object {
 	rt := i.vu.Runtime()
 	o := rt.NewObject()
-	sc := func() *exec.Scenario {
+	sc := func() *execinfo.Scenario {
 		s := i.vu.Scenario()
 		if s == nil {
 			modules.ThrowMessage(rt, "getting scenario information outside of a scenario is not supported")

@@ -1,9 +1,9 @@
-// Package exec holds what the scheduler and a script runtime tell each other about a running
-// test, named after the k6/execution object scripts read it from (exec.scenario, exec.vu,
-// exec.instance): the scenario a VU is activated for, the counters of one iteration, the
+// Package execinfo holds what the scheduler and a script runtime tell each other about a running
+// test, the execution information scripts read from the k6/execution object (exec.scenario,
+// exec.vu, exec.instance): the scenario a VU is activated for, the counters of one iteration, the
 // instance-wide counters and how an iteration ended. The executor produces these values and the
 // JS modules read them, so whoever connects the two hands them over unchanged.
-package exec
+package execinfo
 
 import "time"
 
