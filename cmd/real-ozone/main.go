@@ -37,7 +37,8 @@ func run(dir string, datanodes int, fetchOnly bool, timeout time.Duration) error
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if _, err := realozone.Classpath(ctx, os.Stderr); err != nil {
+	cp, err := realozone.Classpath(ctx, os.Stderr)
+	if err != nil {
 		return err
 	}
 	if fetchOnly {
@@ -53,7 +54,7 @@ func run(dir string, datanodes int, fetchOnly bool, timeout time.Duration) error
 		dir = d
 	}
 	start := time.Now()
-	c, err := realozone.Start(ctx, realozone.Options{Dir: dir, DataNodes: datanodes, StartTimeout: timeout, Progress: os.Stderr})
+	c, err := realozone.Start(ctx, realozone.Options{Dir: dir, DataNodes: datanodes, StartTimeout: timeout, Progress: os.Stderr, Classpath: cp})
 	if err != nil {
 		return err
 	}

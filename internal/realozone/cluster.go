@@ -46,6 +46,9 @@ type Options struct {
 	Extra map[string]string
 	// Progress receives one line per step (nil for none).
 	Progress io.Writer
+	// Classpath is the Ozone classpath when the caller already has it from Classpath; Start
+	// resolves it when empty.
+	Classpath string
 }
 
 // Cluster is a running real cluster.
@@ -59,11 +62,10 @@ type Cluster struct {
 	// DataNodes are the DataNode processes, in start order.
 	DataNodes []*DataNode
 
-	opts      Options
-	host      string // the address every process uses
-	classpath string
-	scm       scmPorts
-	om        omPorts
+	opts Options
+	host string // the address every process uses
+	scm  scmPorts
+	om   omPorts
 
 	mu    sync.Mutex
 	procs map[string]*process
@@ -124,9 +126,12 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	if opts.StartTimeout == 0 {
 		opts.StartTimeout = DefaultStartTimeout
 	}
-	cp, err := Classpath(ctx, nil)
-	if err != nil {
-		return nil, err
+	if opts.Classpath == "" {
+		cp, err := Classpath(ctx, nil)
+		if err != nil {
+			return nil, err
+		}
+		opts.Classpath = cp
 	}
 	ctx, cancel := context.WithTimeout(ctx, opts.StartTimeout)
 	defer cancel()
@@ -135,7 +140,7 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 		if attempt > 1 {
 			dir = filepath.Join(opts.Dir, fmt.Sprintf("attempt%d", attempt))
 		}
-		c := &Cluster{Dir: dir, ClientConf: filepath.Join(dir, "conf", "client"), opts: opts, host: "127.0.0.1", classpath: cp, procs: map[string]*process{}}
+		c := &Cluster{Dir: dir, ClientConf: filepath.Join(dir, "conf", "client"), opts: opts, host: "127.0.0.1", procs: map[string]*process{}}
 		if opts.NetNS != nil {
 			c.host = opts.NetNS.Addr
 		}

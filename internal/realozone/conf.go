@@ -197,7 +197,9 @@ log4j.logger.org.apache.ratis.conf.ConfUtils=WARN
 `
 
 // writeConf writes one process's conf dir: ozone-site.xml (and core-site.xml, which a plain
-// Hadoop Configuration reads, for the security keys), and log4j.properties.
+// Hadoop Configuration reads, for the security keys), and log4j.properties. The Java clients were
+// seen not to need core-site.xml (docs/real-ozone.md, secure mode); the daemons have never run
+// without it, and Ozone's own secure compose clusters set hadoop.security.* there, so it stays.
 func writeConf(dir string, props []property) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err

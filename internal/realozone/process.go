@@ -48,7 +48,7 @@ func (c *Cluster) jvmFlags(heap string) []string {
 // Java builds a java command for mainClass with role's conf dir first on the classpath. The
 // caller sets its output and runs it; Java freon is run this way.
 func (c *Cluster) Java(ctx context.Context, role, heap, mainClass string, args ...string) *exec.Cmd {
-	argv := append(c.jvmFlags(heap), "-cp", c.confDir(role)+string(os.PathListSeparator)+c.classpath, mainClass)
+	argv := append(c.jvmFlags(heap), "-cp", c.confDir(role)+string(os.PathListSeparator)+c.opts.Classpath, mainClass)
 	cmd := c.Command(ctx, "java", append(argv, args...)...)
 	// hdds-rocks-native unpacks its tools library into the working directory, not java.io.tmpdir.
 	cmd.Dir = filepath.Join(c.Dir, "tmp")
