@@ -18,7 +18,7 @@ type Rate struct {
 }
 
 // rateForms is the text every --rate error ends with.
-const rateForms = "want N, N/s or N/m: a whole number of calls started per second (N, N/s) or per minute (N/m), N ≥ 1"
+const rateForms = "want N or N/s (calls started per second) or N/m (per minute), N a whole number ≥ 1"
 
 // ParseRate reads a --rate: "N" or "N/s" (per second) or "N/m" (per minute), N a whole
 // number ≥ 1.

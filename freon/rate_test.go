@@ -28,7 +28,7 @@ func TestParseRate(t *testing.T) {
 			t.Errorf("ParseRate(%q) accepted", bad)
 			continue
 		}
-		if msg := err.Error(); !strings.HasPrefix(msg, "invalid --rate ") || !strings.Contains(msg, "want N, N/s or N/m") ||
+		if msg := err.Error(); !strings.HasPrefix(msg, "invalid --rate ") || !strings.Contains(msg, "want N or N/s (calls started per second) or N/m (per minute)") ||
 			strings.Contains(msg, "\n") {
 			t.Errorf("ParseRate(%q): %q names neither --rate nor the accepted forms on one line", bad, msg)
 		}

@@ -83,6 +83,10 @@ behind hsync) or, with --read-only, a read the leader answers. Writes are refuse
 the container OPEN on its pipeline: a write to a container a replica lacks closes the pipeline on a
 real cluster (--unsafe-write overrides).
 
+With --rate N (per second; N/m per minute) calls start on a fixed schedule, up to -t at a time, and
+each call's latency counts from when it was due, so a stalled DataNode shows in the percentiles
+(an open loop; freon's own is closed). The report's "Loop:" line counts the calls that started late.
+
 When every call fails with UNAVAILABLE for --reresolve-after (DataNodes restarted on new ports, the
 pipeline replaced), dnecho asks SCM for the container's pipeline again and carries on there; the
 Java tool never does (--no-reresolve behaves like it).
@@ -90,6 +94,7 @@ Java tool never does (--no-reresolve behaves like it).
 The options from --scm on are dnecho's own; the ones before them are freon's.`,
 		Example: `  dnecho freon dn-echo --conf /etc/ozone --container-id 1 -n 100000 -t 32 --payload-resp 1
   dnecho freon dne --scm 127.0.0.1:9860 --container-id 2 --duration 1m -t 8 --target all -f
+  dnecho freon dn-echo --conf /etc/ozone --container-id 1 --duration 5m --rate 2000 -t 64
   dnecho freon dn-echo --conf /tmp/mini --container-id 1 -t=1 -n=1 --payload-req=1 --payload-resp=1`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -123,6 +128,8 @@ func (f *dnEchoFlags) addFlags(cmd *cobra.Command) {
 	sf.names[echo.FieldTransport] = "--ratis"
 	sf.addCluster()
 	// dnecho's options.
+	fl.StringVar(&o.Rate, "rate", "", "Open loop: start `N` calls per second (N, N/s) or per minute (N/m), up to --threads at a time;\n"+
+		"a call's latency counts from when it was due (default: freon's closed loop)")
 	sf.add(echo.FieldTarget, "target", "", "first|all|dn", echo.TargetFirst, "Which DataNode(s): first (Java client order, retry on the others), all (round-robin\nover every replica, no retry), or one DataNode's uuid or host")
 	sf.add(echo.FieldStream, "stream", "", "new|reuse", string(echo.StreamNew), "gRPC stream use: new (a stream per request, like Java) or reuse (long-lived streams)")
 	sf.addBool(echo.FieldNoRetry, "no-retry", "Do not retry a failed call on the other pipeline members (with --ratis: no Raft retries)")
