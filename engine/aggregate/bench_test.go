@@ -13,7 +13,7 @@ import (
 
 // benchState is one instance's push of one second over n series: a quarter each of counters,
 // rates, gauges and latency trends (50 values per trend and second), every series with its own
-// tag value, as a script with many targets sends.
+// tag value, as a script calling many servers sends.
 func benchState(n int) (defs, push *wire.State) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	defs, push = &wire.State{}, &wire.State{Elapsed: time.Minute, VUs: 50, VUsMax: 50}
@@ -24,7 +24,7 @@ func benchState(n int) (defs, push *wire.State) {
 		k := i % 4
 		id := uint64(i + 1)
 		defs.NewSeries = append(defs.NewSeries, wire.SeriesDef{ID: id, Metric: names[k], Type: types[k], Contains: metrics.Time,
-			Tags: []metrics.Tag{{Key: "scenario", Value: "default"}, {Key: "target", Value: strconv.Itoa(i / 4)}}})
+			Tags: []metrics.Tag{{Key: "scenario", Value: "default"}, {Key: "server", Value: strconv.Itoa(i / 4)}}})
 		ds := metrics.NewDeltaSink(&metrics.Metric{Name: names[k], Type: types[k], Contains: metrics.Time})
 		for j := range 50 {
 			ds.Add(metrics.Sample{Time: now.Add(time.Duration(j) * time.Millisecond), Value: 0.2 + rng.ExpFloat64()})

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// sharedIterationsRunner: VUs claim iterations from one pool until it is empty.
+// sharedIterationsRunner: VUs claim iterations from one shared count until none is left.
 type sharedIterationsRunner struct {
 	sc         *scenarioRun
 	vus, total int64

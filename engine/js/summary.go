@@ -21,9 +21,9 @@ type SummaryResult struct {
 
 // SummaryOutput is one entry of handleSummary's result.
 type SummaryOutput struct {
-	// Target is "stdout", "stderr" or a file path (relative to the working directory).
-	Target string
-	Data   []byte
+	// Destination is "stdout", "stderr" or a file path (relative to the working directory).
+	Destination string
+	Data        []byte
 }
 
 // ErrSummaryNotFunction is HandleSummary's error for a script whose handleSummary export is not a
@@ -83,7 +83,7 @@ func (vu *VU) summaryResult(v goja.Value) (*SummaryResult, error) {
 		default:
 			return nil, fmt.Errorf("handleSummary: the value of %q must be a string or an ArrayBuffer", k)
 		}
-		res.Outputs = append(res.Outputs, SummaryOutput{Target: k, Data: data})
+		res.Outputs = append(res.Outputs, SummaryOutput{Destination: k, Data: data})
 	}
 	return res, nil
 }
@@ -95,16 +95,16 @@ func (s *SummaryResult) Write(stdout, stderr io.Writer) error {
 	var errs []error
 	for _, o := range s.Outputs {
 		var err error
-		switch o.Target {
+		switch o.Destination {
 		case "stdout":
 			_, err = stdout.Write(o.Data)
 		case "stderr":
 			_, err = stderr.Write(o.Data)
 		default:
-			err = os.WriteFile(o.Target, o.Data, 0o666)
+			err = os.WriteFile(o.Destination, o.Data, 0o666)
 		}
 		if err != nil {
-			errs = append(errs, fmt.Errorf("summary output %q: %w", o.Target, err))
+			errs = append(errs, fmt.Errorf("summary output %q: %w", o.Destination, err))
 		}
 	}
 	return errors.Join(errs...)

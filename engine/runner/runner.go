@@ -52,7 +52,7 @@ type Config struct {
 	// archive carries the options it was archived with).
 	ScriptOptions json.RawMessage
 	// Breakdowns are the metrics the summary shows per value of a tag (e.g. a protocol module's
-	// latency per server), so one slow target stands out.
+	// latency per server), so one slow server stands out.
 	Breakdowns []Breakdown
 	// Charts names the metrics and tags the web dashboard charts as calls (a protocol module's);
 	// empty, it charts iterations.

@@ -78,7 +78,7 @@ func DecodeScenario(name string, data []byte) (Config, error) {
 		return fail("unknown executor type '%s'", typ)
 	}
 	fields := jsonFields(reflect.TypeOf(c).Elem())
-	target := reflect.ValueOf(c).Elem()
+	dst := reflect.ValueOf(c).Elem()
 	for _, key := range sortedKeys(raw) {
 		if key == "executor" {
 			continue
@@ -87,7 +87,7 @@ func DecodeScenario(name string, data []byte) (Config, error) {
 		if !ok {
 			return fail("unknown option %q for executor %s (allowed: %s)", key, typ, allowedKeys(fields))
 		}
-		fv := target.FieldByIndex(idx)
+		fv := dst.FieldByIndex(idx)
 		if err := json.Unmarshal(raw[key], fv.Addr().Interface()); err != nil {
 			return fail("option %q: %s", key, jsonErrText(err))
 		}

@@ -9,7 +9,7 @@ import (
 	"github.com/dnecho/dnecho/engine/plan"
 )
 
-// SharedIterationsConfig: VUs share one pool of iterations; fast VUs do more of them (grafana/k6
+// SharedIterationsConfig: VUs share one count of iterations; fast VUs do more of them (grafana/k6
 // lib/executor/shared_iterations.go).
 type SharedIterationsConfig struct {
 	BaseConfig

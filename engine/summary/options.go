@@ -1,7 +1,7 @@
 // Package summary builds the end-of-test summary: the handleSummary `data` object
 // (docs/k6-compat.md#handlesummary), the --summary-export document
 // (docs/k6-compat.md#summary-export) and the text summary (docs/k6-compat.md#layout), including a
-// per-tag breakdown of chosen metrics (a module's latency trend by its target tag).
+// per-tag breakdown of chosen metrics (a module's latency trend by its server tag).
 package summary
 
 import (

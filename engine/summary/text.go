@@ -20,7 +20,7 @@ const (
 
 // Text renders the end-of-test text summary (docs/k6-compat.md#layout) in the mode of d.Options.
 // Full mode adds the metrics compact mode hides and a section per group with its checks;
-// per-scenario sections are not rendered. A tag breakdown (`{ target:t1 }` lines under a
+// per-scenario sections are not rendered. A tag breakdown (`{ server:s1 }` lines under a
 // req_duration trend) is shown only when the tag has more than one value: a single line would
 // repeat its parent.
 func (d *Data) Text() string {

@@ -26,7 +26,7 @@ func BenchmarkSecondOfState(b *testing.B) {
 			now := time.Now()
 			batch := make([]metrics.Sample, 0, n*50)
 			for i := range n {
-				tags := metrics.NewTags(map[string]string{"scenario": "default", "target": strconv.Itoa(i / 4)})
+				tags := metrics.NewTags(map[string]string{"scenario": "default", "server": strconv.Itoa(i / 4)})
 				for j := range 50 {
 					batch = append(batch, metrics.Sample{Metric: ms[i%4], Tags: tags, Time: now, Value: float64(j%7) + 0.5})
 				}

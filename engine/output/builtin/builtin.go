@@ -10,7 +10,7 @@
 //		output.Params{Env: env, Logger: log, Charts: output.Charts{Latency: "req_duration", ...}})
 //	if err != nil { ... }            // an invalid -o value or setting: nothing was started
 //	if err := set.Start(); err != nil { ... }
-//	tags := metrics.NewTags(map[string]string{"target": addr, "result": "SUCCESS"})
+//	tags := metrics.NewTags(map[string]string{"server": addr, "result": "SUCCESS"})
 //	set.PushSamples([]metrics.Sample{{Metric: rtt, Time: time.Now(), Value: ms, Tags: tags}})
 //	...
 //	results := set.Stop()           // flushes; one Result per output

@@ -9,4 +9,4 @@ const (
 	ResultTag      = "result"
 )
 
-var testCharts = output.Charts{Latency: LatencyMetric, Requests: RequestsMetric, Breakdown: "target", Result: ResultTag}
+var testCharts = output.Charts{Latency: LatencyMetric, Requests: RequestsMetric, Breakdown: "server", Result: ResultTag}

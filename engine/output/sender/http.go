@@ -72,7 +72,7 @@ func NewHTTPClient(t TLS, timeout time.Duration, proxy string) (*http.Client, er
 	return &http.Client{Transport: tr, Timeout: timeout}, nil
 }
 
-// HTTPPost is a SendFunc target: it POSTs bodies to URL.
+// HTTPPost is a SendFunc that POSTs bodies to URL.
 type HTTPPost struct {
 	Client *http.Client
 	URL    string
