@@ -20,7 +20,7 @@ type lease struct {
 // activate activates pv for this scenario and leases it to the calling goroutine.
 func (sc *scenarioRun) activate(pv *pooledVU) *lease {
 	sc.s.active.Add(1)
-	return &lease{pv: pv, activation: pv.vu.Activate(sc.act)}
+	return &lease{pv: pv, activation: pv.vu.Activate(sc.info)}
 }
 
 // release deactivates the VU and returns it to the pool.

@@ -17,7 +17,7 @@ type scenarioRun struct {
 	s           *Scheduler
 	cfg         scenario.Config
 	base        *scenario.BaseConfig
-	act         *execinfo.Scenario
+	info        *execinfo.Scenario // what every activation for this scenario is given
 	runner      runner
 	droppedTags *metrics.Tags
 	regular     time.Duration
@@ -55,7 +55,7 @@ func newScenarioRun(s *Scheduler, c scenario.Config) (*scenarioRun, error) {
 		droppedTags: s.opts.RunTags.With("scenario", b.Name),
 		tuple:       s.opts.Tuple,
 	}
-	sc.act = &execinfo.Scenario{
+	sc.info = &execinfo.Scenario{
 		Name:     b.Name,
 		Executor: string(b.Executor),
 		Exec:     b.ExecName(),
