@@ -56,17 +56,21 @@ func ShortUUID(uuid string) string {
 	return uuid[:shortUUIDLen] + "…"
 }
 
-// Millis formats d in milliseconds with three significant digits ("12.3", "2.1", "0.212"), whole
-// milliseconds from 100 ms on.
+// Millis formats d in milliseconds: three significant digits from 1 ms ("12.3", "2.1"), at most
+// three decimals below ("0.212", "0.08"), whole milliseconds from 100 ms on.
 func Millis(d time.Duration) string {
 	v := float64(d) / float64(time.Millisecond)
-	if v >= 100 {
+	switch {
+	case v >= 100:
 		return strconv.FormatFloat(v, 'f', 0, 64)
+	case v >= 1:
+		return strconv.FormatFloat(v, 'g', 3, 64)
 	}
-	if v < 1e-4 {
+	s := strings.TrimRight(strconv.FormatFloat(v, 'f', 3, 64), "0")
+	if s == "0." {
 		return "0"
 	}
-	return strconv.FormatFloat(v, 'g', 3, 64)
+	return strings.TrimSuffix(s, ".")
 }
 
 // BlockTitle is the first line of the per-DataNode block.

@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dnecho/dnecho/ozone/datanode"
+	"github.com/dnecho/dnecho/ozone/echo"
 )
 
 func TestMillis(t *testing.T) {
@@ -12,7 +15,7 @@ func TestMillis(t *testing.T) {
 		want string
 	}{
 		{12345 * time.Microsecond, "12.3"}, {2100 * time.Microsecond, "2.1"}, {212300 * time.Nanosecond, "0.212"},
-		{45 * time.Microsecond, "0.045"}, {2 * time.Millisecond, "2"}, {123456 * time.Microsecond, "123"},
+		{45 * time.Microsecond, "0.045"}, {81500 * time.Nanosecond, "0.082"}, {100 * time.Microsecond, "0.1"}, {2 * time.Millisecond, "2"}, {123456 * time.Microsecond, "123"},
 		{0, "0"}, {50 * time.Nanosecond, "0"},
 	} {
 		if got := Millis(tc.d); got != tc.want {
@@ -59,14 +62,15 @@ func TestBlock(t *testing.T) {
 
 func TestNetworkFill(t *testing.T) {
 	var n Network
-	n.Add([]NetworkSample{
-		{UUID: "a", Addr: "h1:1", RTT: 100 * time.Microsecond, Retransmits: 0, Conns: 1},
-		{UUID: "b", Addr: "h2:1", RTT: 5 * time.Millisecond, Retransmits: 2, Conns: 1},
-		{UUID: "z", Addr: "h3:1", Conns: 0},
+	a, b, z := datanode.DataNode{UUID: "a", Addr: "h1:1"}, datanode.DataNode{UUID: "b", Addr: "h2:1"}, datanode.DataNode{UUID: "z", Addr: "h3:1"}
+	n.Add([]echo.NetworkSample{
+		{DataNode: a, RTT: 100 * time.Microsecond, Retransmits: 0, Conns: 1},
+		{DataNode: b, RTT: 5 * time.Millisecond, Retransmits: 2, Conns: 1},
+		{DataNode: z, Conns: 0},
 	})
-	n.Add([]NetworkSample{
-		{UUID: "a", Addr: "h1:1", RTT: 300 * time.Microsecond, Retransmits: 1, Conns: 2},
-		{UUID: "b", Addr: "h2:1", RTT: 0, Retransmits: 2, Conns: 0},
+	n.Add([]echo.NetworkSample{
+		{DataNode: a, RTT: 300 * time.Microsecond, Retransmits: 1, Conns: 2},
+		{DataNode: b, RTT: 0, Retransmits: 2, Conns: 0},
 	})
 	got := n.Fill([]DataNode{{UUID: "b", Calls: 5}, {UUID: "a", Calls: 7}})
 	want := []DataNode{

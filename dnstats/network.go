@@ -6,19 +6,8 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/internal/quantile"
+	"github.com/dnecho/dnecho/ozone/echo"
 )
-
-// NetworkSample is one DataNode's connections as one tick of the network watch saw them (the
-// figures of ozone/echo's NetworkSample this package uses).
-type NetworkSample struct {
-	UUID, Addr string
-	// RTT is the smoothed round-trip time, the mean over the DataNode's live connections.
-	RTT time.Duration
-	// Retransmits is the total since the session opened: it only grows.
-	Retransmits uint64
-	// Conns counts the live connections; with none, RTT means nothing.
-	Conns int
-}
 
 // rttExactLimit bounds the RTT samples a Network keeps exactly per DataNode: a day of 250 ms
 // ticks; beyond, they go to the quantile store's histogram.
@@ -37,21 +26,22 @@ type netFigures struct {
 	retrans uint64
 }
 
-// Add records one tick's samples.
-func (n *Network) Add(samples []NetworkSample) {
+// Add records one tick of the session's network watch (echo.Session.WatchNetwork). A sample
+// without a live connection adds no RTT.
+func (n *Network) Add(samples []echo.NetworkSample) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.dns == nil {
 		n.dns = map[string]*netFigures{}
 	}
 	for _, s := range samples {
-		f := n.dns[s.UUID]
+		f := n.dns[s.DataNode.UUID]
 		if f == nil {
 			f = &netFigures{rtt: quantile.New(rttExactLimit, 1)}
-			n.dns[s.UUID] = f
+			n.dns[s.DataNode.UUID] = f
 		}
-		if s.Addr != "" {
-			f.addr = s.Addr
+		if s.DataNode.Addr != "" {
+			f.addr = s.DataNode.Addr
 		}
 		f.retrans = max(f.retrans, s.Retransmits)
 		if s.Conns > 0 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"time"
 )
 
@@ -48,8 +49,9 @@ type Verdict struct {
 	Judged int
 	// Slow lists the slow DataNodes in the order they were given.
 	Slow []Slow
-	// MinCalls is the option the verdict was made with, for Lines' note.
-	MinCalls int64
+	// MinCalls and SlowFactor are the options the verdict was made with, for Lines.
+	MinCalls   int64
+	SlowFactor float64
 }
 
 // Slow is one DataNode judged slow, with the medians of the other judged DataNodes it was
@@ -76,7 +78,7 @@ func Judge(dns []DataNode, opts Options) Verdict {
 			judged = append(judged, d)
 		}
 	}
-	v := Verdict{Judged: len(judged), MinCalls: opts.MinCalls}
+	v := Verdict{Judged: len(judged), MinCalls: opts.MinCalls, SlowFactor: opts.SlowFactor}
 	if len(judged) < 2 {
 		return v
 	}
@@ -148,12 +150,17 @@ func (s Slow) Cause() string {
 	return "  its DataNode time is what is high: " + figures
 }
 
-// Lines are the verdict as the reports show it: for each slow DataNode its Line and Cause; a
-// note when fewer than two DataNodes had enough calls to be compared; nothing when all is well.
+// Lines are the verdict as the reports show it: for each slow DataNode its Line and Cause; else
+// one line saying that none is slow, or that fewer than two DataNodes had enough calls to be
+// compared.
 func (v Verdict) Lines() []string {
 	if v.Judged < 2 {
 		return []string{fmt.Sprintf("No slow-DataNode verdict: it needs two DataNodes with at least %d calls, there were %d "+
 			"(target all spreads the calls over every DataNode)", v.MinCalls, v.Judged)}
+	}
+	if len(v.Slow) == 0 {
+		return []string{fmt.Sprintf("No slow DataNode: the p99 of each of the %d DataNodes with at least %d calls is within %s× the others' median",
+			v.Judged, v.MinCalls, strconv.FormatFloat(v.SlowFactor, 'g', -1, 64))}
 	}
 	var out []string
 	for _, s := range v.Slow {

@@ -23,6 +23,7 @@ type clusterFlags struct {
 	sets    []string      // server -D key=value
 	leader  int           // 1-based on the command line
 	rotate  time.Duration // move the leader this often; 0: never
+	slow    []string      // --slow-datanode N=LATENCY
 }
 
 func newClusterCommand(sig *signals, s streams) *cobra.Command {
@@ -61,7 +62,8 @@ ozone-site.xml holds the matching client keys.`,
   kinit alice; dnecho freon dn-echo --conf /tmp/secure --container-id 1
 
   dnecho cluster --conf-dir /tmp/mini-ha --scms 3 --tokens --latency 200us --jitter 100us
-  dnecho cluster --conf-dir /tmp/mini --handlers 1 --replication-delay 2ms --leader-every 10s`,
+  dnecho cluster --conf-dir /tmp/mini --handlers 1 --replication-delay 2ms --leader-every 10s
+  dnecho cluster --conf-dir /tmp/mini --datanodes 3 --slow-datanode 2=5ms`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runCluster(sig, s, f)
@@ -80,6 +82,7 @@ ozone-site.xml holds the matching client keys.`,
 	fl.StringVar(&f.opts.SCMAddr, "scm-addr", "", "SCM listen address, 127.0.0.1:PORT (default a free port; not with --scms > 1)")
 	fl.DurationVar(&f.faults.Latency, "latency", 0, "Latency the DataNodes add to every call")
 	fl.DurationVar(&f.faults.Jitter, "jitter", 0, "Further random latency in [0, jitter)")
+	fl.StringArrayVar(&f.slow, "slow-datanode", nil, "DataNode N (1-based) adds LATENCY to every call instead of --latency: N=LATENCY, e.g. 2=5ms (repeatable)")
 	fl.Float64Var(&f.faults.ErrorRate, "error-rate", 0, "Fraction (0-1) of calls the DataNodes fail with CONTAINER_INTERNAL_ERROR")
 	fl.IntVar(&f.leader, "leader", 1, "DataNode (1-based) that leads the pipeline's Raft group first; SCM lists it as the leader")
 	fl.BoolVar(&f.opts.HideLeader, "hide-leader", false, "SCM lists no leader, so Ratis clients start at the first DataNode")
@@ -113,6 +116,9 @@ func (f *clusterFlags) check() error {
 	case f.opts.ReplicationDelay < 0 || f.opts.ReadyDelay < 0 || f.rotate < 0:
 		return fmt.Errorf("--replication-delay, --ready-delay and --leader-every can't be negative")
 	}
+	if _, err := slowDataNodes(f.slow, f.opts.DataNodes); err != nil {
+		return err
+	}
 	return minicluster.CheckContainers(f.opts.Containers)
 }
 
@@ -139,6 +145,9 @@ func runCluster(sig *signals, s streams, f *clusterFlags) error {
 		return withCode(exitcode.Failure, fmt.Errorf("start the mini cluster: %w", err))
 	}
 	defer c.Close()
+	if err := f.slowDown(c); err != nil {
+		return withCode(exitcode.Failure, err)
+	}
 	if err := c.WriteConf(dir); err != nil {
 		return withCode(exitcode.Failure, fmt.Errorf("write the configuration: %w", err))
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/dnecho/dnecho/dnstats"
 	"github.com/dnecho/dnecho/engine/options"
 	"github.com/dnecho/dnecho/freon"
 	"github.com/dnecho/dnecho/internal/exitcode"
@@ -57,10 +58,11 @@ type dnEchoFlags struct {
 	out           []string
 	tags          []string
 	failOnLoss    bool
+	slow          dnstats.Options
 }
 
 func newDNEchoCommand(sig *signals, s streams) *cobra.Command {
-	f := &dnEchoFlags{run: freon.DefaultOptions()}
+	f := &dnEchoFlags{run: freon.DefaultOptions(), slow: dnstats.DefaultOptions()}
 	cmd := &cobra.Command{
 		Use:     "dn-echo",
 		Aliases: []string{"dne"},
@@ -149,6 +151,8 @@ func (f *dnEchoFlags) addFlags(cmd *cobra.Command) {
 	fl.StringArrayVar(&f.tags, "tag", nil, "Run tag NAME=VALUE added to every -o sample, as `dnecho run --tag` does (repeatable;\n"+
 		"default K6_TAGS=NAME:VALUE,..., k6's form)")
 	fl.BoolVar(&f.failOnLoss, "fail-on-output-loss", false, "Exit 111 when an output dropped samples (by default it is only reported)")
+	fl.Float64Var(&f.slow.SlowFactor, "slow-factor", f.slow.SlowFactor, fmt.Sprintf("Name a DataNode slow after the report when its p99 is more than this many times the median p99\n"+
+		"of the other DataNodes (each with at least %d calls; docs/slow-datanode.md)", dnstats.DefaultMinCalls))
 	sf.add(echo.FieldUser, "user", "", "name", "", "Hadoop RPC user name (default $HADOOP_USER_NAME or the OS user)")
 	sf.addKerberos()
 }
@@ -186,6 +190,9 @@ func runDNEcho(sig *signals, s streams, f *dnEchoFlags) error {
 	if err := f.run.Validate(); err != nil {
 		return withCode(exitUsage, err)
 	}
+	if err := f.slow.Validate(); err != nil {
+		return withCode(exitUsage, fmt.Errorf("--slow-factor %v: want a number above 1", f.slow.SlowFactor))
+	}
 	interactive, err := reportMode(f.report, s)
 	if err != nil {
 		return withCode(exitUsage, err)
@@ -213,13 +220,14 @@ func runDNEcho(sig *signals, s streams, f *dnEchoFlags) error {
 	if err != nil {
 		return err
 	}
+	dns := watchDataNodes(sess, f.slow)
 	res, err := freon.Generator{
 		Options: f.run, Prefix: freon.ResolvePrefix(f.run.Prefix, os.Getenv, randIndex),
-		Interactive: interactive, Out: s.out, Log: logw,
+		Interactive: interactive, Out: s.out, Log: logw, Appendix: dns.appendix,
 		Task: func(ctx context.Context, taskID int) freon.Outcome {
 			r := sess.Echo(ctx, uint64(taskID))
 			outs.record(taskID, &r)
-			return freon.Outcome{Latency: r.Latency, Err: r.Err, Label: r.Label, Interrupted: r.Interrupted}
+			return freon.Outcome{Latency: r.Latency, Err: r.Err, Label: r.Label, Interrupted: r.Interrupted, Group: dns.group(&r)}
 		},
 	}.Run(sig.soft)
 	if err != nil {
@@ -227,7 +235,7 @@ func runDNEcho(sig *signals, s streams, f *dnEchoFlags) error {
 		return withCode(freonExitFailed, err)
 	}
 	now := time.Now()
-	if err := outs.close(sig.hard, res.ReportText(now), now.Sub(res.Start), f.failOnLoss); err != nil {
+	if err := outs.close(sig.hard, res.ReportText(now)+dns.text(res), now.Sub(res.Start), f.failOnLoss); err != nil {
 		return err
 	}
 	switch {

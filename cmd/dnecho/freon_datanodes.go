@@ -1,0 +1,72 @@
+package main
+
+import (
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dnecho/dnecho/dnstats"
+	"github.com/dnecho/dnecho/freon"
+	"github.com/dnecho/dnecho/ozone/echo"
+)
+
+// freonDataNodes gathers dn-echo's per-DataNode figures: the session's network watch while the
+// run goes, the address of each DataNode a call reached, and at the end freon's per-group
+// latencies (a call's group is its DataNode's uuid), which dnstats turns into the per-DataNode
+// block and the slow-DataNode verdict after the report.
+type freonDataNodes struct {
+	opts  dnstats.Options
+	net   dnstats.Network
+	addrs sync.Map // uuid → address, from the calls (the watch has them too, where TCP_INFO is read)
+	stop  func()
+}
+
+// watchDataNodes starts the session's network watch; the appendix stops it.
+func watchDataNodes(sess *echo.Session, opts dnstats.Options) *freonDataNodes {
+	d := &freonDataNodes{opts: opts}
+	d.stop = sess.WatchNetwork(echo.DefaultNetworkInterval, d.net.Add)
+	return d
+}
+
+// group is the call's Outcome.Group: its DataNode's uuid ("" when no DataNode was reached).
+func (d *freonDataNodes) group(r *echo.Result) string {
+	if r.DataNode.UUID == "" {
+		return ""
+	}
+	if _, ok := d.addrs.Load(r.DataNode.UUID); !ok {
+		d.addrs.Store(r.DataNode.UUID, r.DataNode.Addr)
+	}
+	return r.DataNode.UUID
+}
+
+// appendix is the generator's Appendix: the per-DataNode block, then the verdict, each one entry.
+func (d *freonDataNodes) appendix(res *freon.Result) []string {
+	d.stop()
+	dns := d.dataNodes(res)
+	if len(dns) == 0 {
+		return nil
+	}
+	return []string{strings.Join(dnstats.Block(dns), "\n"), strings.Join(dnstats.Judge(dns, d.opts).Lines(), "\n")}
+}
+
+// text is the appendix as the report text of the web dashboard's export shows it.
+func (d *freonDataNodes) text(res *freon.Result) string {
+	entries := d.appendix(res)
+	if len(entries) == 0 {
+		return ""
+	}
+	return "\n" + strings.Join(entries, "\n") + "\n"
+}
+
+// dataNodes are the per-DataNode figures of the run, in uuid order.
+func (d *freonDataNodes) dataNodes(res *freon.Result) []dnstats.DataNode {
+	var dns []dnstats.DataNode
+	for _, g := range res.Groups {
+		dn := dnstats.DataNode{UUID: g.Group, Calls: g.Count, P50: time.Duration(g.Median), P99: time.Duration(g.P99)}
+		if a, ok := d.addrs.Load(g.Group); ok {
+			dn.Addr = a.(string)
+		}
+		dns = append(dns, dn)
+	}
+	return d.net.Fill(dns)
+}

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dnecho/dnecho/minicluster"
+	"github.com/dnecho/dnecho/minicluster/dnsim"
+	"github.com/dnecho/dnecho/minicluster/minitest"
+)
+
+// Every emulated DataNode answers after baseLatency, the slowed one after slowLatency: the
+// injected latencies, not the machine's noise, decide each DataNode's p99, so a run without a
+// slowed DataNode does not name one (it would take a p99 of 2 × 5 ms and more) and a run with one
+// does (40 ms against 5 ms and a little). slowCalls gives each DataNode 1000 calls, so its p99
+// leaves out its ten slowest: the first calls, which wait for the connections, and the stalls of a
+// loaded machine.
+const (
+	baseLatency = 5 * time.Millisecond
+	slowLatency = 40 * time.Millisecond
+	slowCalls   = "3000"
+)
+
+// slowCluster starts three DataNodes at baseLatency; slow >= 0 slows that one to slowLatency.
+func slowCluster(t *testing.T, slow int) (c *minicluster.Cluster, conf string) {
+	t.Helper()
+	c, conf = minitest.Start(t, minicluster.Options{DataNodes: 3, Faults: dnsim.Faults{Latency: baseLatency}})
+	if slow >= 0 {
+		if err := c.DataNodes()[slow].SetFaults(dnsim.Faults{Latency: slowLatency}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return c, conf
+}
+
+// slowLine is the verdict's line for dn, exactly in its documented form.
+func slowLine(dn *dnsim.DataNode) *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^SLOW DATANODE ` + regexp.QuoteMeta(dn.UUID()[:4]+"… ("+dn.Addr()+")") +
+		`: p99 [0-9]+(\.[0-9]+)? ms vs [0-9]+(\.[0-9]+)? ms for the other 2$`)
+}
+
+func TestFreonNamesTheSlowDataNode(t *testing.T) {
+	t.Parallel()
+	c, conf := slowCluster(t, 1)
+	r := dnecho(t, 2*time.Minute, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "-n", slowCalls, "-t", "6",
+		"--target", "all", "--report", "console")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.all())
+	}
+	slow := c.DataNodes()[1]
+	if !slowLine(slow).MatchString(r.stdout) {
+		t.Errorf("no SLOW DATANODE line for %s (%s):\n%s", slow.UUID(), slow.Addr(), r.stdout)
+	}
+	if n := strings.Count(r.stdout, "SLOW DATANODE"); n != 1 {
+		t.Errorf("%d DataNodes named slow, want 1:\n%s", n, r.stdout)
+	}
+	mustContain(t, r, "  its DataNode time is what is high: ")
+	// The block follows the Java-compatible report, one row per DataNode with its calls.
+	report, block, ok := strings.Cut(r.stdout, "Successful executions: "+slowCalls+"\n\nPer DataNode (")
+	if !ok {
+		t.Fatalf("no per-DataNode block right after the report:\n%s", r.stdout)
+	}
+	if strings.Contains(report, "SLOW DATANODE") {
+		t.Errorf("the verdict comes before the report ends:\n%s", r.stdout)
+	}
+	for _, dn := range c.DataNodes() {
+		row := regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(dn.UUID()[:4]+"…") + ` +` + regexp.QuoteMeta(dn.Addr()) + ` +1000 `)
+		if !row.MatchString(block) {
+			t.Errorf("no row of 1000 calls for %s (%s):\n%s", dn.UUID(), dn.Addr(), block)
+		}
+	}
+}
+
+func TestFreonNamesNoDataNodeWhenNoneIsSlow(t *testing.T) {
+	t.Parallel()
+	_, conf := slowCluster(t, -1)
+	r := dnecho(t, 2*time.Minute, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "-n", slowCalls, "-t", "6",
+		"--target", "all", "--report", "log")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.all())
+	}
+	if strings.Contains(r.all(), "SLOW DATANODE") {
+		t.Errorf("a DataNode named slow:\n%s", r.all())
+	}
+	mustContain(t, r, "INFO dnecho.freon: Per DataNode (", "INFO dnecho.freon: No slow DataNode: the p99 of each of the 3 DataNodes")
+}
+
+// --slow-factor moves the bar: at 20 the 40 ms DataNode is within it.
+func TestFreonSlowFactor(t *testing.T) {
+	t.Parallel()
+	_, conf := slowCluster(t, 1)
+	r := dnecho(t, 2*time.Minute, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "-n", "1500", "-t", "6",
+		"--target", "all", "--report", "log", "--slow-factor", "20")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.all())
+	}
+	if strings.Contains(r.all(), "SLOW DATANODE") {
+		t.Errorf("a DataNode named slow at --slow-factor 20:\n%s", r.all())
+	}
+	bad := dnecho(t, 30*time.Second, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "--slow-factor", "1")
+	if bad.code != exitUsage || !strings.Contains(bad.stderr, "--slow-factor 1: want a number above 1") {
+		t.Errorf("--slow-factor 1: exit %d\n%s", bad.code, bad.all())
+	}
+}
