@@ -146,6 +146,7 @@ func Load(ctx context.Context, cfg Config) (*Runner, error) {
 		src:  loader.New(cfg.Files, cfg.Remote),
 		test: &modules.Test{
 			Registry: cfg.Registry,
+			Pusher:   cfg.Pusher,
 			Builtin:  builtin,
 			Groups:   groups.NewTree(),
 			Outcome:  modules.NewOutcome(),

@@ -24,6 +24,7 @@ import (
 // comes first.
 func (t *testRun) finish(runErr error) error {
 	t.ended = time.Now()
+	t.endOfTest()
 	unwritten := t.stopOutputs()
 	err := runErr
 	if t.started.IsZero() { // never started: nothing to evaluate or summarise
@@ -57,6 +58,14 @@ func (t *testRun) finish(runErr error) error {
 		err = t.outputLoss
 	}
 	return err
+}
+
+// endOfTest runs Config.EndOfTest on a test that started, while the outputs still take samples.
+func (t *testRun) endOfTest() {
+	if t.cfg.EndOfTest == nil || t.started.IsZero() {
+		return
+	}
+	t.sections = t.cfg.EndOfTest(End{Snapshot: t.collector.Snapshot(), Registry: t.reg, Push: t.collector, Time: t.ended})
 }
 
 // notWritten is the error of a run whose results were not all written, or nil when they were
@@ -117,6 +126,7 @@ func (t *testRun) summarize() error {
 		Duration:   t.duration(),
 		SetupData:  json.RawMessage(t.script.SetupData()),
 		Root:       summaryGroup(t.script.Groups().Summary()),
+		Sections:   t.sections,
 		Options: summary.Options{
 			TrendStats:  t.opts.SummaryTrendStats,
 			TimeUnit:    t.opts.SummaryTimeUnit.V,

@@ -46,6 +46,7 @@ type testRun struct {
 
 	started, ended time.Time // setup start, teardown end: the test run duration
 	summary        *summary.Data
+	sections       []summary.Section // Config.EndOfTest's
 }
 
 // prepare loads the script and builds everything the run needs; nothing has run yet when it
@@ -60,7 +61,7 @@ func (t *testRun) prepare(ctx context.Context) error {
 	builtins := metrics.RegisterBuiltins(t.reg)
 	// k6 sinks only the metrics thresholds need when there is no summary.
 	t.collector = ingest.New(ingest.Options{Builtins: builtins, ThresholdsOnly: mode == summary.Disabled})
-	if mode != summary.Disabled {
+	if mode != summary.Disabled || t.cfg.EndOfTest != nil {
 		for _, b := range t.cfg.Breakdowns {
 			t.collector.TrackBreakdown(b.Metric, b.Tag)
 		}

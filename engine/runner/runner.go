@@ -20,8 +20,10 @@ import (
 
 	"github.com/dnecho/dnecho/engine/aggregate/stream"
 	"github.com/dnecho/dnecho/engine/execinfo"
+	"github.com/dnecho/dnecho/engine/ingest"
 	"github.com/dnecho/dnecho/engine/js"
 	"github.com/dnecho/dnecho/engine/js/modules"
+	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/options"
 	"github.com/dnecho/dnecho/engine/output"
 	"github.com/dnecho/dnecho/engine/restapi"
@@ -57,6 +59,12 @@ type Config struct {
 	// Charts names the metrics and tags the web dashboard charts as calls (a protocol module's);
 	// empty, it charts iterations.
 	Charts output.Charts
+	// EndOfTest, when set, judges the test from what it aggregated once it is over (teardown
+	// included), before the outputs stop and the thresholds get their final evaluation: samples
+	// it pushes to End.Push reach the outputs and count for those thresholds (a protocol module's
+	// verdict on its servers, as a gauge), and the sections it returns follow the metrics in the
+	// text summary. Breakdowns are kept for it even when the summary is disabled.
+	EndOfTest func(End) []summary.Section
 	// StartDelayMetric names the Trend (time) of how late arrival-rate iterations started
 	// compared with their schedule, so that a generator that falls behind shows before it shows
 	// as dropped_iterations (the front end picks the name); empty, start delays are not recorded.
@@ -96,6 +104,17 @@ type Config struct {
 
 // Breakdown asks the summary for one line per value of Tag under Metric.
 type Breakdown struct{ Metric, Tag string }
+
+// End is what Config.EndOfTest is given.
+type End struct {
+	// Snapshot is everything the run aggregated, breakdowns included.
+	Snapshot *ingest.Snapshot
+	// Registry holds the run's metrics, for the ones the samples pushed are of.
+	Registry *metrics.Registry
+	// Push takes the samples of the verdict; Time is when the test ended, their time.
+	Push metrics.Pusher
+	Time time.Time
+}
 
 // Display shows a run to a person; *ui.Display implements it.
 type Display interface {

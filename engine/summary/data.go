@@ -22,6 +22,8 @@ type Input struct {
 	// Root, when set, is the group and check tree kept by the script runner; otherwise the tree
 	// the collector derived from checks and group_duration samples is used.
 	Root *Group
+	// Sections are the front end's own blocks for the text summary (see Section).
+	Sections []Section
 }
 
 // Data is the summary in a typed form; JS, Export and Text render it.
@@ -31,6 +33,8 @@ type Data struct {
 	Root      *Group
 	Metrics   []*Metric // by name, each metric followed by its sub-metrics
 	SetupData json.RawMessage
+	// Sections follow the metrics (and groups) in the text summary; JS and Export leave them out.
+	Sections []Section
 
 	stats []metrics.TrendStat
 }
@@ -75,7 +79,7 @@ func Build(in Input) (*Data, error) {
 		return nil, err
 	}
 	stats, _ := in.Options.trendStats()
-	d := &Data{Options: in.Options, Duration: in.Duration, SetupData: in.SetupData, stats: stats}
+	d := &Data{Options: in.Options, Duration: in.Duration, SetupData: in.SetupData, Sections: in.Sections, stats: stats}
 	switch {
 	case in.Root != nil:
 		d.Root = in.Root

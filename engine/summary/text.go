@@ -30,6 +30,7 @@ func (d *Data) Text() string {
 	if d.Options.Mode == Full {
 		t.groups(d.Root.Groups, 0)
 	}
+	t.sections()
 	for len(t.lines) > 0 && t.lines[len(t.lines)-1] == "" {
 		t.lines = t.lines[:len(t.lines)-1]
 	}

@@ -14,6 +14,9 @@ import (
 type Test struct {
 	// Registry holds the test's metrics; modules register their own metrics here.
 	Registry *metrics.Registry
+	// Pusher takes the samples a module makes off any VU (a root's periodic probe), where the
+	// VUs' samples go. A VU's own samples go through VU.Push, which batches them.
+	Pusher metrics.Pusher
 	// Builtin are the built-in metrics the runner and the k6 modules emit.
 	Builtin *BuiltinMetrics
 	// Groups is the tree of groups and checks with their counts (the summary's root_group).
