@@ -43,10 +43,10 @@ func BenchmarkIngest(b *testing.B) {
 	}
 }
 
-// BenchmarkIngestIteration pushes what one iteration of a script calling a protocol module emits
+// benchmarkIteration pushes what one iteration of a script calling a protocol module emits
 // — the module's five metrics and the four iteration builtins, sharing one tag set — through per-VU buffers, with
 // the per-datanode breakdowns the runner asks for. ns/op is per iteration (nine samples).
-func BenchmarkIngestIteration(b *testing.B) {
+func benchmarkIteration(b *testing.B, fold bool) {
 	for _, producers := range []int{1, 32} {
 		b.Run(fmt.Sprintf("producers=%d", producers), func(b *testing.B) {
 			f := newFixture(b, Options{})
@@ -75,17 +75,47 @@ func BenchmarkIngestIteration(b *testing.B) {
 			var wg sync.WaitGroup
 			for p := 0; p < producers; p++ {
 				wg.Go(func() {
-					buf := metrics.NewBuffer(f.c, 0, 0)
 					now := time.Now()
+					if !fold {
+						buf := metrics.NewBuffer(f.c, 0, 0)
+						for i := 0; i < per; i++ {
+							for _, m := range iter {
+								buf.Add(metrics.Sample{Metric: m, Time: now, Value: float64(i%5000) / 1000, Tags: tags})
+							}
+						}
+						buf.Flush()
+						return
+					}
+					// A VU's fast lane (engine/js samples.go): its iteration's samples in a reused
+					// buffer, folded at the end of the iteration, drained every foldDrain iterations.
+					var fo metrics.Fold
+					buf := make([]metrics.Sample, len(iter))
 					for i := 0; i < per; i++ {
-						for _, m := range iter {
-							buf.Add(metrics.Sample{Metric: m, Time: now, Value: float64(i%5000) / 1000, Tags: tags})
+						for j, m := range iter {
+							buf[j] = metrics.Sample{Metric: m, Time: now, Value: float64(i%5000) / 1000, Tags: tags}
+						}
+						for j := range buf {
+							fo.Add(&buf[j])
+						}
+						if i%foldDrain == foldDrain-1 {
+							fo.Drain(f.c)
 						}
 					}
-					buf.Flush()
+					fo.Drain(f.c)
 				})
 			}
 			wg.Wait()
 		})
 	}
+}
+
+// foldDrain is how many iterations a VU folds between two drains in BenchmarkIngestIteration's
+// fast lane: 100 ms (the VU's flush interval) at 3,000 iterations a second.
+const foldDrain = 300
+
+// BenchmarkIngestIteration is benchmarkIteration through the full lane (per-VU buffers pushed
+// to the collector) and the fast lane (per-VU folds drained into the collector).
+func BenchmarkIngestIteration(b *testing.B) {
+	b.Run("lane=full", func(b *testing.B) { benchmarkIteration(b, false) })
+	b.Run("lane=fast", func(b *testing.B) { benchmarkIteration(b, true) })
 }

@@ -7,6 +7,7 @@ package ingest
 import (
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dnecho/dnecho/engine/metrics"
 )
@@ -50,6 +51,9 @@ type Collector struct {
 	tree       *checkTree
 	outputs    []Output
 	filter     *tagFilter // SetEnabledSystemTags; nil: every tag is kept
+	// perSample is set once an output needs individual samples: producers then stop folding
+	// (FoldSamples). An atomic, because VUs ask at every hand-over.
+	perSample atomic.Bool
 
 	// recent caches lookup for the few metrics a run pushes most (a VU's iteration interleaves
 	// them, so the batch loop's one-entry cache alone misses on almost every sample). A linear
@@ -85,6 +89,9 @@ func New(opts Options) *Collector {
 func (c *Collector) AddOutput(o Output) {
 	c.mu.Lock()
 	c.outputs = append(c.outputs, o)
+	if wantsSamples(o) {
+		c.perSample.Store(true)
+	}
 	c.mu.Unlock()
 }
 

@@ -9,11 +9,16 @@ import (
 // sub-metrics and breakdowns the tags select, and the check and group tree. Outputs do not see
 // deltas. It is safe for concurrent use.
 func (c *Collector) AddDelta(m *metrics.Metric, tags *metrics.Tags, d *metrics.Delta) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.addDelta(m, tags, d)
+}
+
+// addDelta is AddDelta; callers hold mu.
+func (c *Collector) addDelta(m *metrics.Metric, tags *metrics.Tags, d *metrics.Delta) {
 	if m == nil || d.N <= 0 {
 		return
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	if s := c.lookup(m); s != nil {
 		s.merge(tags, d)
 	}

@@ -34,6 +34,8 @@ type VU struct {
 	lastFlush time.Time
 	sent      int64
 	received  int64
+	// fold holds the buffer's samples as deltas while the pusher lets the VU fold (samples.go).
+	fold metrics.Fold
 
 	// mods holds each evaluated module by key (file path or module name): for a file, its
 	// `module` object; for a Go module, its exports object.

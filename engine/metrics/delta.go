@@ -40,11 +40,27 @@ func NewDeltaSink(m *Metric) *DeltaSink {
 }
 
 // Add folds one sample in; non-finite values are ignored, as sinks do.
-func (ds *DeltaSink) Add(s Sample) {
+func (ds *DeltaSink) Add(s Sample) { ds.add(&s) }
+
+// add is Add without the copy, filling only the fields MergeDelta reads for the type (a VU folds
+// every sample of its iterations through it).
+func (ds *DeltaSink) add(s *Sample) {
 	if !finite(s.Value) {
 		return
 	}
 	d := &ds.d
+	switch ds.typ {
+	case Trend:
+		d.N++
+		ds.trend.Add(s.Value)
+		return
+	case Rate:
+		d.N++
+		if s.Value != 0 {
+			d.Trues++
+		}
+		return
+	}
 	if d.N == 0 || s.Time.Before(d.First) {
 		d.First = s.Time
 	}
@@ -58,15 +74,8 @@ func (ds *DeltaSink) Add(s Sample) {
 		d.Max = s.Value
 	}
 	d.N++
-	switch ds.typ {
-	case Counter:
+	if ds.typ == Counter {
 		d.Sum += s.Value
-	case Rate:
-		if s.Value != 0 {
-			d.Trues++
-		}
-	case Trend:
-		ds.trend.Add(s.Value)
 	}
 }
 

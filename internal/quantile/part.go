@@ -95,6 +95,15 @@ func (d *Delta) Take() Part {
 	return p
 }
 
+// Reuse hands the delta the Exact slice of a Part it made whose values have been merged and are
+// no longer read, to hold the next interval's values: a producer that takes a Part every interval
+// then stops allocating one. It does nothing once the delta holds values or has moved to buckets.
+func (d *Delta) Reuse(exact []float64) {
+	if d.p.Count == 0 && d.buckets == nil && d.p.Exact == nil {
+		d.p.Exact = exact[:0]
+	}
+}
+
 // toUnits is the histogram value of v: v×scale rounded, clamped to 0..Highest.
 func toUnits(v, scale float64) (x int64, clamped bool) {
 	f := math.Round(v * scale)
