@@ -294,3 +294,24 @@ func TestRealTools(t *testing.T) {
 		t.Errorf("java-freon: %+v, want `ozone freon dn-echo` through the cluster's jars", java)
 	}
 }
+
+// Each stream mode gets its own run/freon CPU target (issue 20 item 4): 1.15x with a new stream
+// per call, 1.30x on a reused stream; the other ratios are printed for both modes.
+func TestRatioTargetsPerMode(t *testing.T) {
+	for mode, want := range map[string]float64{"new": 1.15, "reuse": 1.30} {
+		var got []float64
+		n := 0
+		for _, q := range ratios {
+			if q.mode != "" && q.mode != mode {
+				continue
+			}
+			n++
+			if q.name == "run/freon CPU per call" {
+				got = append(got, q.target)
+			}
+		}
+		if len(got) != 1 || got[0] != want || n != 6-1 {
+			t.Errorf("%s-stream rows: run/freon CPU targets %v of %d ratios, want [%.2f] of 5", mode, got, n, want)
+		}
+	}
+}

@@ -42,9 +42,9 @@ func realRows() []realRow {
 // realRatios are the targets of the section: dnecho's drop-in at least as fast as Java freon at
 // half its client CPU per call or less, and the script runner at least as fast.
 var realRatios = []ratio{
-	{"freon/java calls/s", toolFreon, toolJava, rate, true, 1.0},
-	{"freon/java CPU per call", toolFreon, toolJava, cpu, false, 0.5},
-	{"run/java calls/s", toolRun, toolJava, rate, true, 1.0},
+	{"freon/java calls/s", toolFreon, toolJava, rate, true, 1.0, ""},
+	{"freon/java CPU per call", toolFreon, toolJava, cpu, false, 0.5, ""},
+	{"run/java calls/s", toolRun, toolJava, rate, true, 1.0, ""},
 }
 
 // table measures every row in paired rounds and prints it with its ratios, then the verdicts.
