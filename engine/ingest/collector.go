@@ -125,7 +125,7 @@ func (c *Collector) TrackSubmetric(sm metrics.Submetric) {
 }
 
 // TrackBreakdown aggregates metric separately for each value of the tag key (for example a
-// module's req_duration by its target tag). The metric need not be registered yet; samples pushed before
+// module's req_duration by its server tag). The metric need not be registered yet; samples pushed before
 // the call are not counted.
 func (c *Collector) TrackBreakdown(metricName, key string) {
 	c.mu.Lock()

@@ -77,7 +77,7 @@ func (s *Snapshot) Breakdown(metric, key string) (Breakdown, bool) {
 }
 
 // GroupBy returns a copy of metric's breakdown by tag key (for example a module's req_duration
-// by its target tag). ok is false if TrackBreakdown was not called for it or no sample arrived yet.
+// by its server tag). ok is false if TrackBreakdown was not called for it or no sample arrived yet.
 func (c *Collector) GroupBy(metric, key string) (Breakdown, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
