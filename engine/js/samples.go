@@ -71,16 +71,18 @@ func (vu *VU) foldBuffer() {
 	vu.buf = vu.buf[:0]
 }
 
-// maybeFlush hands the buffer over when it is full or old enough; on the fast lane it folds the
-// iteration's samples at once (while they are in the cache) and hands the deltas over when the
-// interval has passed or the fold holds as many series as a batch holds samples (a script that
-// makes a new tag set per sample). Batching keeps the per-sample cost of the pipeline low; the
-// interval bounds how stale thresholds and live outputs can be.
+// maybeFlush hands the buffer over when it is full or old enough. On the fast lane a full buffer
+// is folded as it fills (push, reserve), a batch at a time: folding a few hundred samples into a
+// handful of series touches each series' state once per batch rather than once per iteration,
+// which the script's own work in between would have evicted from the cache. When the interval
+// has passed, or the fold holds as many series as a batch holds samples (a script that makes a
+// new tag set per sample), the deltas are handed over. Batching keeps the per-sample cost of the
+// pipeline low; the interval bounds how stale thresholds and live outputs can be.
 func (vu *VU) maybeFlush(now time.Time) {
 	if dp := vu.folder(); dp != nil {
-		vu.foldBuffer()
 		if now.Sub(vu.lastFlush) >= vu.r.flushInterval || vu.fold.Len() >= vu.r.flushSamples {
 			vu.lastFlush = now
+			vu.foldBuffer()
 			vu.fold.Drain(dp)
 		}
 		return
