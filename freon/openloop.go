@@ -61,14 +61,23 @@ type Loop struct {
 // String is the report's "Loop:" line, without the label.
 func (l Loop) String() string {
 	if !l.Rate.Open() {
-		return fmt.Sprintf("closed (%d threads)", l.Threads)
+		return fmt.Sprintf("closed (%s)", plural(int64(l.Threads), "thread"))
 	}
-	s := fmt.Sprintf("open, %s, up to %d threads; %d late starts (more than %s after their due time), p99 start delay %s",
-		l.Rate, l.Threads, l.LateStarts, LateStartThreshold, formatMillis(l.StartDelay.P99))
+	s := fmt.Sprintf("open, %s, up to %s; %s (more than %s after their due time), p99 start delay %s",
+		l.Rate, plural(int64(l.Threads), "thread"), plural(l.LateStarts, "late start"), LateStartThreshold,
+		formatMillis(l.StartDelay.P99))
 	if l.NotStarted > 0 {
 		s += fmt.Sprintf("; %d calls due before the end never started", l.NotStarted)
 	}
 	return s
+}
+
+// plural is "1 thread", "2 threads".
+func plural(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // formatMillis prints nanoseconds as milliseconds with one decimal, "1.2 ms".

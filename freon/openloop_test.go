@@ -39,7 +39,7 @@ func TestOpenLoopCountsFromDueTime(t *testing.T) {
 		})
 		l := res.Latency
 		if !open {
-			if l.Count != 20 || l.Max != int64(100*ms) || l.Mean != float64(119*ms)/20 || res.Loop.String() != "closed (1 threads)" {
+			if l.Count != 20 || l.Max != int64(100*ms) || l.Mean != float64(119*ms)/20 || res.Loop.String() != "closed (1 thread)" {
 				t.Errorf("closed loop: %+v, loop %q", l, res.Loop)
 			}
 			continue
@@ -72,7 +72,7 @@ func TestOpenLoopDuration(t *testing.T) {
 		late              int64
 		wantLoop          string
 	}{
-		{"on time", ms, 10, 0, 0, "open, 10/s, up to 1 threads; 0 late starts (more than 1ms after their due time), p99 start delay 0.0 ms"},
+		{"on time", ms, 10, 0, 0, "open, 10/s, up to 1 thread; 0 late starts (more than 1ms after their due time), p99 start delay 0.0 ms"},
 		{"behind", 950 * ms, 10, 0, 9, ""}, // calls 1..9 start late, all before the end
 		{"past the end", 2 * time.Second, 1, 9, 0, "; 9 calls due before the end never started"},
 	} {
@@ -193,6 +193,26 @@ func TestLoopLineInReports(t *testing.T) {
 		}
 		if !strings.Contains(log.String(), want) {
 			t.Errorf("rate %q: log lacks %q:\n%s", rate, want, log.String())
+		}
+	}
+}
+
+func TestLoopString(t *testing.T) {
+	delay := LatencyStats{P99: 1.25e6}
+	for _, tt := range []struct {
+		loop Loop
+		want string
+	}{
+		{Loop{Threads: 32}, "closed (32 threads)"},
+		{Loop{Threads: 1}, "closed (1 thread)"},
+		{Loop{Threads: 32, Rate: Rate{500, time.Second}, LateStarts: 12, StartDelay: delay},
+			"open, 500/s, up to 32 threads; 12 late starts (more than 1ms after their due time), p99 start delay 1.2 ms"},
+		{Loop{Threads: 1, Rate: Rate{30, time.Minute}, LateStarts: 1, NotStarted: 3},
+			"open, 30/m, up to 1 thread; 1 late start (more than 1ms after their due time), p99 start delay 0.0 ms; " +
+				"3 calls due before the end never started"},
+	} {
+		if got := tt.loop.String(); got != tt.want {
+			t.Errorf("%+v:\n got %q\nwant %q", tt.loop, got, tt.want)
 		}
 	}
 }
