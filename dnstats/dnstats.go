@@ -73,13 +73,24 @@ func Millis(d time.Duration) string {
 	return strings.TrimSuffix(s, ".")
 }
 
-// BlockTitle is the first line of the per-DataNode block.
-const BlockTitle = "Per DataNode (latency in ms; RTT: p50 of the kernel's smoothed TCP RTT; " +
-	"DataNode time: echo p50 - RTT p50, never negative):"
+// Legend says what the table's columns mean.
+const Legend = "latency in ms; RTT: p50 of the kernel's smoothed TCP RTT; DataNode time: echo p50 - RTT p50, never negative"
 
-// Block is the per-DataNode table, one row per DataNode in the given order, under BlockTitle;
-// nil without DataNodes. A DataNode without network figures shows "-" for RTT and DataNode time.
+// BlockTitle is the first line of the per-DataNode block.
+const BlockTitle = "Per DataNode (" + Legend + "):"
+
+// Block is the per-DataNode block: BlockTitle, then the Table; nil without DataNodes.
 func Block(dns []DataNode) []string {
+	if len(dns) == 0 {
+		return nil
+	}
+	return append([]string{BlockTitle}, Table(dns)...)
+}
+
+// Table is the per-DataNode table, a header and one row per DataNode in the given order, indented
+// by two; nil without DataNodes. A DataNode without network figures shows "-" for RTT and
+// DataNode time.
+func Table(dns []DataNode) []string {
 	if len(dns) == 0 {
 		return nil
 	}
@@ -96,7 +107,7 @@ func Block(dns []DataNode) []string {
 		rows = append(rows, []string{ShortUUID(d.UUID), addr, strconv.FormatInt(d.Calls, 10),
 			Millis(d.P50), Millis(d.P99), rtt, dnTime, strconv.FormatUint(d.Retransmits, 10)})
 	}
-	return append([]string{BlockTitle}, table(rows, 2)...)
+	return table(rows, 2)
 }
 
 // table aligns rows in columns two spaces apart, indented by two: the first left columns

@@ -27,6 +27,14 @@ const (
 // behind shows up there before it shows up as dropped_iterations.
 const IterationStartDelay = "dnecho_iteration_start_delay"
 
+// Metric names of the session's network watch (ozone/echo WatchNetwork), one sample per DataNode
+// per tick, and of the slow-DataNode verdict (package dnstats, docs/slow-datanode.md).
+const (
+	TCPRTT         = "dnecho_tcp_rtt"         // Trend (time): smoothed TCP RTT (tcpi_rtt) to a DataNode, in ms
+	TCPRetransmits = "dnecho_tcp_retransmits" // Counter: TCP segments retransmitted to a DataNode since the previous tick
+	SlowDataNodes  = "dnecho_slow_datanodes"  // Gauge: DataNodes the verdict names slow, set at the end of the test
+)
+
 // Tag names every dnecho sample carries.
 const (
 	TagDataNode  = "datanode"  // uuid of the DataNode that answered or failed last
@@ -38,8 +46,9 @@ const (
 )
 
 // PerDataNode are the metrics whose end-of-test summary is worth breaking down by DataNode: with
-// calls spread over replicas one slow or failing node stands out.
-var PerDataNode = []string{ReqDuration, Reqs, ReqFailed}
+// calls spread over replicas one slow or failing node stands out. The per-DataNode block and the
+// verdict of `dnecho run` read these breakdowns (DataNodes).
+var PerDataNode = []string{ReqDuration, Reqs, ReqFailed, TCPRTT, TCPRetransmits}
 
 // Charts are the metrics and tags the web dashboard and the reports chart as calls: latency
 // percentiles and p99 per DataNode from ReqDuration, calls per second per result from Reqs.
@@ -51,6 +60,8 @@ const SamplesPerCall = 5
 // Set is the dnecho metrics registered in one registry.
 type Set struct {
 	Duration, Reqs, Failed, Sent, Received *metrics.Metric
+	// RTT and Retransmits are the network watch's, Slow the verdict's.
+	RTT, Retransmits, Slow *metrics.Metric
 }
 
 // Register adds the metrics to reg (or finds them there).
@@ -67,6 +78,9 @@ func Register(reg *metrics.Registry) (*Set, error) {
 		{&m.Failed, ReqFailed, metrics.Rate, metrics.Default},
 		{&m.Sent, DataSent, metrics.Counter, metrics.Data},
 		{&m.Received, DataReceived, metrics.Counter, metrics.Data},
+		{&m.RTT, TCPRTT, metrics.Trend, metrics.Time},
+		{&m.Retransmits, TCPRetransmits, metrics.Counter, metrics.Default},
+		{&m.Slow, SlowDataNodes, metrics.Gauge, metrics.Default},
 	} {
 		var err error
 		if *d.dst, err = reg.NewMetric(d.name, d.typ, d.contains); err != nil {

@@ -90,6 +90,8 @@ func (i *instance) newClient(arg goja.Value) (*client, error) {
 	case err != nil:
 		return nil, fmt.Errorf("container %d: %w", cfg.spec.ContainerID, err)
 	}
+	fixed := echometrics.FixedTags(cfg.tags, sess)
+	i.root.net.watch(sess, i.vu.Test(), i.metrics, i.vu.Tags().Current().Merge(fixed))
 	return &client{
 		inst:     i,
 		cfg:      cfg,
@@ -98,7 +100,7 @@ func (i *instance) newClient(arg goja.Value) (*client, error) {
 		memo:     &requestMemo{},
 		prepared: map[*goja.Object]*preparedRequest{},
 		base:     baseRequest(sess.Spec()),
-		tags:     newTagCache(echometrics.FixedTags(cfg.tags, sess)),
+		tags:     newTagCache(fixed),
 	}, nil
 }
 

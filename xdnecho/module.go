@@ -41,6 +41,7 @@ type Root struct {
 	defaults Defaults
 	sessions *echo.Group
 	async    *workers // run echoAsync calls
+	net      netWatches
 
 	mu      sync.Mutex
 	metrics *echometrics.Set
@@ -88,6 +89,7 @@ func (r *Root) event(e echo.Event) {
 // session (connections and reused streams). Echo calls made afterwards fail with result
 // CANCELLED. Close is idempotent and always returns nil.
 func (r *Root) Close() error {
+	r.net.stop()
 	r.sessions.Close()
 	r.async.close()
 	return nil

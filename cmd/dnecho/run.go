@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/dnecho/dnecho/dnstats"
 	"github.com/dnecho/dnecho/echometrics"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/null"
@@ -52,6 +53,7 @@ type runFlags struct {
 
 	failOnOutputLoss bool
 	vuMemoryCheck    bool
+	slowFactor       float64
 
 	// k6 flags whose options act on the runner (docs/k6-compat.md#cli).
 	minIterationDuration, segment, segmentSequence string
@@ -125,6 +127,8 @@ and stops it at the end.`,
 	fl.BoolVar(&f.failOnOutputLoss, "fail-on-output-loss", false, "exit with code 111 when an output dropped samples (also "+envFailOnOutputLoss+"=true)")
 	fl.BoolVar(&f.vuMemoryCheck, "vu-memory-check", true, "refuse (exit 104) more VUs than the memory limit (GOMEMLIMIT, cgroup) or the free memory holds at ~"+
 		vumemory.Size(vumemory.PerVU)+" per VU; false starts anyway (also "+envVUMemoryCheck+"=false)")
+	fl.Float64Var(&f.slowFactor, "slow-factor", dnstats.DefaultSlowFactor, fmt.Sprintf("name a DataNode slow in the summary (and count it in dnecho_slow_datanodes) when its p99 is more than\n"+
+		"this many times the median p99 of the other DataNodes, each with at least %d calls (also %s)", dnstats.DefaultMinCalls, envSlowFactor))
 	fl.StringVar(&f.summaryExport, "summary-export", "", "write the end-of-test summary as JSON to FILE")
 	fl.StringVar(&f.summaryMode, "summary-mode", options.DefaultSummaryMode, "end-of-test summary: compact, full or disabled")
 	fl.StringVar(&f.summaryTrendStats, "summary-trend-stats", "", "trend stats in the summary, e.g. avg,min,med,max,p(90),p(99),count")
@@ -222,13 +226,19 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 	if err != nil {
 		return err
 	}
+	slow, err := f.slowOptions(cmd, sysEnv)
+	if err != nil {
+		return err
+	}
+	dns := &runDataNodes{defaults: defaults, opts: slow}
 	cfg := runner.Config{
 		Layers: layers, Env: scriptEnv, SystemEnv: sysEnv,
 		Stdout: s.out, Stderr: s.err, StdoutTTY: outTTY, StderrTTY: errTTY,
 		Logger: log, ConsoleLogger: cl.console, Display: disp, Hard: sig.hard, Breakdowns: dnechoBreakdowns(), Charts: echometrics.Charts,
 		StartDelayMetric: echometrics.IterationStartDelay,
 		Remote:           remoteModules(log),
-		Modules:          map[string]modules.Factory{dnechoext.ImportPath: dnechoext.Factory(defaults)},
+		Modules:          map[string]modules.Factory{dnechoext.ImportPath: dns.factory},
+		EndOfTest:        dns.endOfTest,
 		FailOnOutputLoss: failOnLoss,
 		NoVUMemoryCheck:  !vuMemoryCheck,
 		Control:          api.control,

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dnecho/dnecho/internal/exitcode"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
 	"github.com/dnecho/dnecho/minicluster/minitest"
@@ -53,7 +54,7 @@ func TestFreonNamesTheSlowDataNode(t *testing.T) {
 	if !slowLine(slow).MatchString(r.stdout) {
 		t.Errorf("no SLOW DATANODE line for %s (%s):\n%s", slow.UUID(), slow.Addr(), r.stdout)
 	}
-	if n := strings.Count(r.stdout, "SLOW DATANODE"); n != 1 {
+	if n := strings.Count(r.stdout, "SLOW DATANODE "); n != 1 {
 		t.Errorf("%d DataNodes named slow, want 1:\n%s", n, r.stdout)
 	}
 	mustContain(t, r, "  its DataNode time is what is high: ")
@@ -62,7 +63,7 @@ func TestFreonNamesTheSlowDataNode(t *testing.T) {
 	if !ok {
 		t.Fatalf("no per-DataNode block right after the report:\n%s", r.stdout)
 	}
-	if strings.Contains(report, "SLOW DATANODE") {
+	if strings.Contains(report, "SLOW DATANODE ") {
 		t.Errorf("the verdict comes before the report ends:\n%s", r.stdout)
 	}
 	for _, dn := range c.DataNodes() {
@@ -81,7 +82,7 @@ func TestFreonNamesNoDataNodeWhenNoneIsSlow(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.all())
 	}
-	if strings.Contains(r.all(), "SLOW DATANODE") {
+	if strings.Contains(r.all(), "SLOW DATANODE ") {
 		t.Errorf("a DataNode named slow:\n%s", r.all())
 	}
 	mustContain(t, r, "INFO dnecho.freon: Per DataNode (", "INFO dnecho.freon: No slow DataNode: the p99 of each of the 3 DataNodes")
@@ -96,11 +97,83 @@ func TestFreonSlowFactor(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.all())
 	}
-	if strings.Contains(r.all(), "SLOW DATANODE") {
+	if strings.Contains(r.all(), "SLOW DATANODE ") {
 		t.Errorf("a DataNode named slow at --slow-factor 20:\n%s", r.all())
 	}
 	bad := dnecho(t, 30*time.Second, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "--slow-factor", "1")
 	if bad.code != exitUsage || !strings.Contains(bad.stderr, "--slow-factor 1: want a number above 1") {
 		t.Errorf("--slow-factor 1: exit %d\n%s", bad.code, bad.all())
+	}
+}
+
+// slowScript spreads calls over every DataNode and holds the verdict's gauge at zero.
+const slowScript = `
+import dnecho from 'k6/x/dnecho';
+const client = new dnecho.Client({ containerId: 1, target: 'all' });
+export const options = { thresholds: { dnecho_slow_datanodes: ['value==0'] } };
+export default function () { client.echo(); }
+`
+
+// runSlow runs slowScript with slowCalls iterations on 6 VUs against the cluster of conf.
+func runSlow(t *testing.T, conf string, extra ...string) runResult {
+	t.Helper()
+	path := writeRunScript(t, "slow.js", slowScript)
+	args := append([]string{"run", "-q", "--conf", conf, "-u", "6", "-i", slowCalls}, extra...)
+	return dnecho(t, 2*time.Minute, append(args, path)...)
+}
+
+// The summary names the slow DataNode in the verdict's exact form, and the threshold on
+// dnecho_slow_datanodes fails the run with the thresholds' exit code.
+func TestRunNamesTheSlowDataNode(t *testing.T) {
+	t.Parallel()
+	c, conf := slowCluster(t, 2)
+	r := runSlow(t, conf)
+	if r.code != int(exitcode.ThresholdsFailed) {
+		t.Fatalf("exit %d, want %d\n%s", r.code, exitcode.ThresholdsFailed, r.all())
+	}
+	slow := c.DataNodes()[2]
+	line := regexp.MustCompile(`(?m)^    SLOW DATANODE ` + regexp.QuoteMeta(slow.UUID()[:4]+"… ("+slow.Addr()+")") +
+		`: p99 [0-9]+(\.[0-9]+)? ms vs [0-9]+(\.[0-9]+)? ms for the other 2$`)
+	if !line.MatchString(r.stdout) {
+		t.Errorf("no SLOW DATANODE line for %s (%s):\n%s", slow.UUID(), slow.Addr(), r.stdout)
+	}
+	if n := strings.Count(r.stdout, "SLOW DATANODE "); n != 1 {
+		t.Errorf("%d DataNodes named slow, want 1:\n%s", n, r.stdout)
+	}
+	mustContain(t, r, "✗ 'value==0' value=1", "█ PER DATANODE", "█ SLOW DATANODES", "its DataNode time is what is high")
+	_, block, _ := strings.Cut(r.stdout, "█ PER DATANODE")
+	for _, dn := range c.DataNodes() {
+		if !strings.Contains(block, dn.UUID()[:4]+"…     "+dn.Addr()) {
+			t.Errorf("no row for %s (%s):\n%s", dn.UUID(), dn.Addr(), block)
+		}
+	}
+}
+
+// With no slow DataNode nothing is named and the threshold holds.
+func TestRunNamesNoDataNodeWhenNoneIsSlow(t *testing.T) {
+	t.Parallel()
+	_, conf := slowCluster(t, -1)
+	r := runSlow(t, conf)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.all())
+	}
+	if strings.Contains(r.stdout, "SLOW DATANODE ") {
+		t.Errorf("a DataNode named slow:\n%s", r.stdout)
+	}
+	mustContain(t, r, "✓ 'value==0' value=0", "No slow DataNode: the p99 of each of the 3 DataNodes")
+}
+
+// DNECHO_SLOW_FACTOR (and --slow-factor) move the bar; a factor of 1 or less is refused.
+func TestRunSlowFactor(t *testing.T) {
+	t.Parallel()
+	_, conf := slowCluster(t, 0)
+	path := writeRunScript(t, "slow.js", slowScript)
+	r := dnechoWithLimit(t, 2*time.Minute, []string{"DNECHO_SLOW_FACTOR=20"}, "", "run", "-q", "--conf", conf, "-u", "6", "-i", "1500", path)
+	if r.code != 0 || strings.Contains(r.stdout, "SLOW DATANODE ") {
+		t.Errorf("DNECHO_SLOW_FACTOR=20: exit %d\n%s", r.code, r.all())
+	}
+	bad := dnecho(t, runLimit, "run", "-q", "--slow-factor", "0.5", path)
+	if bad.code != int(exitcode.InvalidConfig) || !strings.Contains(bad.stderr, "--slow-factor 0.5: want a number above 1") {
+		t.Errorf("--slow-factor 0.5: exit %d\n%s", bad.code, bad.all())
 	}
 }

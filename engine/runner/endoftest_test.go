@@ -39,7 +39,7 @@ func endOfTest(seen *int) func(End) []summary.Section {
 		if med["b"] > 2*med["a"] {
 			slow = 1
 		}
-		e.Push.PushSamples([]metrics.Sample{{Metric: e.Registry.Get("extmod_verdict"), Time: e.Time, Value: slow, Tags: metrics.NewTags(nil)}})
+		e.Push.PushSamples([]metrics.Sample{{Metric: e.Registry.Get("extmod_verdict"), Time: e.Time, Value: slow, Tags: e.Tags}})
 		return []summary.Section{{Title: "per server", Lines: []string{"SLOW b"}}}
 	}
 }

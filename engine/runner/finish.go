@@ -11,6 +11,7 @@ import (
 
 	"github.com/dnecho/dnecho/engine/js/groups"
 	"github.com/dnecho/dnecho/engine/js/modules"
+	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/output"
 	"github.com/dnecho/dnecho/engine/summary"
 	"github.com/dnecho/dnecho/internal/exitcode"
@@ -65,7 +66,10 @@ func (t *testRun) endOfTest() {
 	if t.cfg.EndOfTest == nil || t.started.IsZero() {
 		return
 	}
-	t.sections = t.cfg.EndOfTest(End{Snapshot: t.collector.Snapshot(), Registry: t.reg, Push: t.collector, Time: t.ended})
+	t.sections = t.cfg.EndOfTest(End{
+		Snapshot: t.collector.Snapshot(), Registry: t.reg,
+		Push: t.collector, Time: t.ended, Tags: metrics.NewTags(t.opts.Tags),
+	})
 }
 
 // notWritten is the error of a run whose results were not all written, or nil when they were

@@ -111,9 +111,11 @@ type End struct {
 	Snapshot *ingest.Snapshot
 	// Registry holds the run's metrics, for the ones the samples pushed are of.
 	Registry *metrics.Registry
-	// Push takes the samples of the verdict; Time is when the test ended, their time.
+	// Push takes the samples of the verdict; Time is when the test ended and Tags are the run's
+	// tags, their time and tags.
 	Push metrics.Pusher
 	Time time.Time
+	Tags *metrics.Tags
 }
 
 // Display shows a run to a person; *ui.Display implements it.
