@@ -251,3 +251,33 @@ func TestWatchNetworkEnds(t *testing.T) {
 	}
 	sess.WatchNetwork(time.Millisecond, func([]NetworkSample) { t.Error("a watch of a closed session ran") })()
 }
+
+// BenchmarkNetworkSample is one tick of WatchNetwork: reading every live connection of the
+// session (here 3 DataNodes, one connection each, as one client of a 3-replica pipeline) and
+// building the samples. Per call it costs this / (calls per second × interval) (BENCHMARKS.md).
+func BenchmarkNetworkSample(b *testing.B) {
+	r := newNetRegistry()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ln.Close()
+	for i := range 3 {
+		c, err := datanode.Dialer(datanode.DataNode{UUID: string(rune('a' + i))}, r)(context.Background(), ln.Addr().String())
+		if err != nil {
+			b.Fatal(err)
+		}
+		s, err := ln.Accept()
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer s.Close()
+		defer c.Close()
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if ss, err := r.sample(time.Now()); len(ss) != 3 || err != nil {
+			b.Fatal(ss, err)
+		}
+	}
+}
