@@ -32,6 +32,7 @@ type OutputsConfig struct {
 type Outputs struct {
 	set  *builtin.Set
 	feed *Feed
+	net  *Network
 	vus  *metrics.Metric
 	n    float64
 	stop chan struct{}
@@ -57,7 +58,7 @@ func StartOutputs(cfg OutputsConfig) (*Outputs, error) {
 		interval = DefaultFeedInterval
 	}
 	o := &Outputs{
-		set: cfg.Set, feed: NewFeed(cfg.Set, m, cfg.Tags, cfg.Mode), vus: vus, n: float64(cfg.VUs),
+		set: cfg.Set, feed: NewFeed(cfg.Set, m, cfg.Tags, cfg.Mode), net: NewNetwork(m, cfg.Tags), vus: vus, n: float64(cfg.VUs),
 		stop: make(chan struct{}), done: make(chan struct{}),
 	}
 	go o.loop(interval)
@@ -68,6 +69,17 @@ func StartOutputs(cfg OutputsConfig) (*Outputs, error) {
 func (o *Outputs) Record(worker int, r *echo.Result) {
 	if o != nil && !r.Interrupted {
 		o.feed.Record(uint64(worker), time.Now(), r)
+	}
+}
+
+// RecordNetwork feeds one tick of the session's network watch, as dnecho_tcp_rtt and
+// dnecho_tcp_retransmits samples; call it from the watch (one goroutine) and not after Close.
+func (o *Outputs) RecordNetwork(tick []echo.NetworkSample) {
+	if o == nil {
+		return
+	}
+	if batch := o.net.Samples(tick); len(batch) > 0 {
+		o.set.PushSamples(batch)
 	}
 }
 

@@ -220,7 +220,7 @@ func runDNEcho(sig *signals, s streams, f *dnEchoFlags) error {
 	if err != nil {
 		return err
 	}
-	dns := watchDataNodes(sess, f.slow)
+	dns := watchDataNodes(sess, f.slow, outs)
 	res, err := freon.Generator{
 		Options: f.run, Prefix: freon.ResolvePrefix(f.run.Prefix, os.Getenv, randIndex),
 		Interactive: interactive, Out: s.out, Log: logw, Appendix: dns.appendix,
@@ -231,6 +231,7 @@ func runDNEcho(sig *signals, s streams, f *dnEchoFlags) error {
 		},
 	}.Run(sig.soft)
 	if err != nil {
+		dns.stop() // before the outputs close: the watch feeds them
 		_ = outs.close(sig.hard, "", 0, false)
 		return withCode(freonExitFailed, err)
 	}

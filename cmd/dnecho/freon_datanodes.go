@@ -21,10 +21,14 @@ type freonDataNodes struct {
 	stop  func()
 }
 
-// watchDataNodes starts the session's network watch; the appendix stops it.
-func watchDataNodes(sess *echo.Session, opts dnstats.Options) *freonDataNodes {
+// watchDataNodes starts the session's network watch, whose ticks also go to the -o outputs
+// (outs may be nil); the appendix stops it, or stop when the run could not start.
+func watchDataNodes(sess *echo.Session, opts dnstats.Options, outs *freonOutputs) *freonDataNodes {
 	d := &freonDataNodes{opts: opts}
-	d.stop = sess.WatchNetwork(echo.DefaultNetworkInterval, d.net.Add)
+	d.stop = sess.WatchNetwork(echo.DefaultNetworkInterval, func(tick []echo.NetworkSample) {
+		d.net.Add(tick)
+		outs.recordNetwork(tick)
+	})
 	return d
 }
 

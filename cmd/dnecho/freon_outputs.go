@@ -56,6 +56,13 @@ func (o *freonOutputs) record(taskID int, r *echo.Result) {
 	}
 }
 
+// recordNetwork feeds one tick of the session's network watch.
+func (o *freonOutputs) recordNetwork(tick []echo.NetworkSample) {
+	if o != nil {
+		o.outs.RecordNetwork(tick)
+	}
+}
+
 // close flushes the outputs, logs a line per output, writes the dashboard's report with the
 // freon report in it, and returns a loss error when failOnLoss and an output dropped samples.
 // A second Ctrl-C (hard) stops waiting for the outputs.

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -74,11 +77,13 @@ func TestFreonNamesTheSlowDataNode(t *testing.T) {
 	}
 }
 
+// With -o the outputs get the network watch's samples too.
 func TestFreonNamesNoDataNodeWhenNoneIsSlow(t *testing.T) {
 	t.Parallel()
-	_, conf := slowCluster(t, -1)
+	c, conf := slowCluster(t, -1)
+	samples := filepath.Join(t.TempDir(), "samples.json")
 	r := dnecho(t, 2*time.Minute, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "-n", slowCalls, "-t", "6",
-		"--target", "all", "--report", "log")
+		"--target", "all", "--report", "log", "-o", "json="+samples)
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.all())
 	}
@@ -86,6 +91,18 @@ func TestFreonNamesNoDataNodeWhenNoneIsSlow(t *testing.T) {
 		t.Errorf("a DataNode named slow:\n%s", r.all())
 	}
 	mustContain(t, r, "INFO dnecho.freon: Per DataNode (", "INFO dnecho.freon: No slow DataNode: the p99 of each of the 3 DataNodes")
+	if runtime.GOOS != "linux" {
+		return // TCP_INFO is read on Linux only
+	}
+	b, err := os.ReadFile(samples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dn := range c.DataNodes() {
+		if !regexp.MustCompile(`"datanode":"` + dn.UUID() + `"[^\n]*"metric":"dnecho_tcp_rtt"`).Match(b) {
+			t.Errorf("no dnecho_tcp_rtt sample of DataNode %s in the json output", dn.UUID())
+		}
+	}
 }
 
 // --slow-factor moves the bar: at 20 the 40 ms DataNode is within it.
