@@ -194,3 +194,18 @@ func TestRunSlowFactor(t *testing.T) {
 		t.Errorf("--slow-factor 0.5: exit %d\n%s", bad.code, bad.all())
 	}
 }
+
+// --slow-datanode names a DataNode of the cluster and a duration.
+func TestClusterSlowDataNodeFlag(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ value, want string }{
+		{"4=5ms", `--slow-datanode "4=5ms": want N=LATENCY with N a DataNode from 1 to 3, e.g. 2=5ms`},
+		{"2", `--slow-datanode "2": want N=LATENCY`},
+		{"2=fast", `--slow-datanode "2=fast": want N=LATENCY with LATENCY a duration such as 5ms`},
+	} {
+		r := dnecho(t, 30*time.Second, "cluster", "--datanodes", "3", "--slow-datanode", tc.value)
+		if r.code != exitUsage || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("--slow-datanode %s: exit %d, want %d and %q\n%s", tc.value, r.code, exitUsage, tc.want, r.all())
+		}
+	}
+}
