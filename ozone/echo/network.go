@@ -32,8 +32,11 @@ const DefaultNetworkInterval = 250 * time.Millisecond
 // WatchNetwork calls fn from one goroutine every interval with one sample per DataNode that has a
 // live connection, until stop is called or the session closes; stop waits for the goroutine.
 // Where TCP_INFO cannot be read (not Linux) fn never gets samples, and the Observer hears one
-// EventNetworkUnavailable. fn must not close the session.
+// EventNetworkUnavailable. fn must not close the session; a nil fn starts nothing.
 func (s *Session) WatchNetwork(interval time.Duration, fn func([]NetworkSample)) (stop func()) {
+	if fn == nil {
+		return func() {}
+	}
 	if interval <= 0 {
 		interval = DefaultNetworkInterval
 	}
