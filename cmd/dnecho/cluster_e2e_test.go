@@ -80,8 +80,8 @@ func TestClusterBadFlags(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--datanodes", "0"}, "--datanodes 0: use 1 to 64"},
-		{[]string{"--datanodes", "65"}, "--datanodes 65: use 1 to 64"},
+		{[]string{"--datanodes", "0"}, "--datanodes 0: use 1 to 128"},
+		{[]string{"--datanodes", "129"}, "--datanodes 129: use 1 to 128"},
 		{[]string{"--scms", "0"}, "--scms 0: use 1 (no HA) to 9"},
 		{[]string{"--containers", "1,1"}, "container id 1 is given twice"},
 		{[]string{"--containers", "0"}, "container id 0: ids are positive"},
