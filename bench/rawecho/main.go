@@ -5,6 +5,11 @@
 // collector to scan, and a live heap about as small as freon's, so both collect as often). dnecho's
 // CPU per call is reported as a ratio to this program's.
 //
+// -addr and -uuid may list several DataNodes (comma-separated, in the same order): call i then
+// goes to DataNode i mod count over a connection of its own, the round-robin of dnecho's
+// --target all, so `make bench`'s scaling rows can show what spreading calls over more
+// connections costs the transport alone.
+//
 // It prints one line: calls, failures, wall time, calls/s, p50/p99 in ms and the process's heap
 // allocations per call (runtime.MemStats.Mallocs, connection set-up included), and exits 1 when
 // a call failed.
@@ -19,6 +24,7 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -40,8 +46,8 @@ type config struct {
 
 func main() {
 	var c config
-	flag.StringVar(&c.addr, "addr", "127.0.0.1:9859", "DataNode address")
-	flag.StringVar(&c.uuid, "uuid", "", "DataNode uuid")
+	flag.StringVar(&c.addr, "addr", "127.0.0.1:9859", "DataNode address, or addresses comma-separated (round-robin, new streams only)")
+	flag.StringVar(&c.uuid, "uuid", "", "DataNode uuid, or uuids comma-separated in -addr's order")
 	flag.Int64Var(&c.container, "container", 1, "container id")
 	flag.IntVar(&c.calls, "n", 100000, "calls")
 	flag.IntVar(&c.threads, "t", 1, "goroutines")
@@ -71,15 +77,15 @@ func main() {
 
 // run makes the calls and prints the result line to out.
 func run(c config, out io.Writer) error {
-	req, err := floor.NewRequest(c.container, c.uuid, int32(c.respKB*1024))
+	conns, err := dial(c)
+	defer func() {
+		for _, conn := range conns {
+			conn.Close()
+		}
+	}()
 	if err != nil {
 		return err
 	}
-	conn, err := floor.Dial(c.addr, req, floor.Options{Deadline: c.deadline, Window: int32(c.window)})
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
 	if c.cpuProfile != "" {
 		f, err := os.Create(c.cpuProfile)
 		if err != nil {
@@ -97,7 +103,7 @@ func run(c config, out io.Writer) error {
 	}
 	workers := make([]*worker, c.threads)
 	for i := range workers {
-		workers[i] = &worker{conn: conn, reuse: c.reuse, micros: micros}
+		workers[i] = &worker{conns: conns, reuse: c.reuse, micros: micros}
 	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
@@ -111,6 +117,31 @@ func run(c config, out io.Writer) error {
 	elapsed := time.Since(start)
 	runtime.ReadMemStats(&after)
 	return report(out, workers, micros, c.calls, elapsed, after.Mallocs-before.Mallocs)
+}
+
+// dial opens one connection per DataNode of -addr, each with its own request (the request names
+// the DataNode's uuid).
+func dial(c config) ([]*floor.Conn, error) {
+	addrs, uuids := strings.Split(c.addr, ","), strings.Split(c.uuid, ",")
+	if len(addrs) != len(uuids) {
+		return nil, fmt.Errorf("-addr lists %d DataNodes and -uuid %d: give one uuid per address", len(addrs), len(uuids))
+	}
+	if c.reuse && len(addrs) > 1 {
+		return nil, fmt.Errorf("-reuse takes one -addr (round-robin is for new streams)")
+	}
+	var conns []*floor.Conn
+	for i, addr := range addrs {
+		req, err := floor.NewRequest(c.container, uuids[i], int32(c.respKB*1024))
+		if err != nil {
+			return conns, err
+		}
+		conn, err := floor.Dial(addr, req, floor.Options{Deadline: c.deadline, Window: int32(c.window)})
+		if err != nil {
+			return conns, fmt.Errorf("DataNode %s: %w", addr, err)
+		}
+		conns = append(conns, conn)
+	}
+	return conns, nil
 }
 
 // report prints the result line; when calls failed it returns one of the errors.
@@ -140,7 +171,7 @@ func report(out io.Writer, workers []*worker, micros []uint32, calls int, elapse
 
 // worker is one goroutine's calls and what it measured.
 type worker struct {
-	conn   *floor.Conn
+	conns  []*floor.Conn // call i goes to conns[i mod len(conns)]; a reused stream is on conns[0]
 	reuse  bool
 	stream *floor.Stream // reused-stream mode; nil until the first call and after a failure
 	reply  floor.Reply
@@ -161,7 +192,7 @@ func (w *worker) run(next *atomic.Int64, calls int64) {
 		if w.micros != nil {
 			t0 = time.Now()
 		}
-		if err := w.call(ctx); err != nil {
+		if err := w.call(ctx, w.conns[i%int64(len(w.conns))]); err != nil {
 			w.failed++
 			if w.err == nil {
 				w.err = err
@@ -177,12 +208,12 @@ func (w *worker) run(next *atomic.Int64, calls int64) {
 	}
 }
 
-func (w *worker) call(ctx context.Context) error {
+func (w *worker) call(ctx context.Context, conn *floor.Conn) error {
 	if !w.reuse {
-		return w.conn.Call(ctx, &w.reply)
+		return conn.Call(ctx, &w.reply)
 	}
 	if w.stream == nil {
-		s, err := w.conn.OpenStream(ctx)
+		s, err := conn.OpenStream(ctx)
 		if err != nil {
 			return err
 		}

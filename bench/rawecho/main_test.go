@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"io"
 	"regexp"
 	"strings"
 	"testing"
@@ -68,5 +69,37 @@ func TestRunReportsFailures(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "calls=5 failed=5 ") {
 		t.Errorf("output %q", out.String())
+	}
+}
+
+// Several DataNodes share the calls round-robin, as dnecho's --target all does.
+func TestRunRoundRobin(t *testing.T) {
+	dns := []*dnsim.DataNode{startDN(t), startDN(t), startDN(t)}
+	var addrs, uuids []string
+	for _, d := range dns {
+		addrs, uuids = append(addrs, d.Addr()), append(uuids, d.UUID())
+	}
+	var out strings.Builder
+	c := config{addr: strings.Join(addrs, ","), uuid: strings.Join(uuids, ","), container: 1, calls: 300, threads: 4,
+		deadline: floor.DefaultDeadline, latency: true}
+	if err := run(c, &out); err != nil {
+		t.Fatal(err)
+	}
+	for i, d := range dns {
+		if st := d.Stats(); st.Successes != 100 {
+			t.Errorf("DataNode %d saw %d successes, want 100", i+1, st.Successes)
+		}
+	}
+}
+
+func TestRunBadDataNodeLists(t *testing.T) {
+	d := startDN(t)
+	for _, c := range []config{
+		{addr: d.Addr() + "," + d.Addr(), uuid: d.UUID(), calls: 1, threads: 1},
+		{addr: d.Addr() + "," + d.Addr(), uuid: d.UUID() + "," + d.UUID(), calls: 1, threads: 1, reuse: true},
+	} {
+		if err := run(c, io.Discard); err == nil {
+			t.Errorf("run(%q, %q, reuse %v) = nil, want an error", c.addr, c.uuid, c.reuse)
+		}
 	}
 }
