@@ -7,6 +7,17 @@
 # `make bench-baseline`) makes their run the new baseline.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The scaling rows (issue 20 item 5: the client's CPU per call and RSS with 3, 30 and 100
+# DataNodes, RSS per VU at 1,000 and 10,000 VUs; about two minutes) end the harness's run and
+# write their raw outputs to bench/results/scaling-*.txt. BENCH_SCALING_ONLY=1 runs them alone,
+# BENCH_SCALING=0 leaves them out.
+SCALING=(-scaling="$([ "${BENCH_SCALING:-1}" = 0 ] && echo false || echo true)" -scaling-out bench/results
+  -scaling-reps "${BENCH_SCALING_REPS:-3}")
+if [ -n "${BENCH_SCALING_ONLY:-}" ]; then
+  go build -o bin/rawecho ./bench/rawecho
+  go build -o bin/bench-harness ./bench/harness
+  exec ./bin/bench-harness -dnecho bin/dnecho -raw bin/rawecho -emulated=false -real=false "${SCALING[@]}" -scaling
+fi
 if [ -z "${BENCH_MICRO_ONLY:-}" ]; then
   go build -o bin/rawecho ./bench/rawecho
   go build -o bin/bench-harness ./bench/harness
@@ -30,7 +41,7 @@ if [ -z "${BENCH_MICRO_ONLY:-}" ]; then
   fi
   ./bin/bench-harness -dnecho bin/dnecho -raw bin/rawecho -ghz bin/ghz -n "$N" -reps "${BENCH_REPS:-5}" \
     -threads "${BENCH_THREADS-1,32}" -ratis-n "${BENCH_RATIS_N:-20000}" ${BENCH_PROFILE:+-profile "$BENCH_PROFILE"} \
-    -emulated="$([ "${BENCH_EMULATED:-1}" = 0 ] && echo false || echo true)" "${REAL[@]}"
+    -emulated="$([ "${BENCH_EMULATED:-1}" = 0 ] && echo false || echo true)" "${REAL[@]}" "${SCALING[@]}"
 fi
 if [ -n "${BENCH_SKIP_MICRO:-}" ]; then exit 0; fi
 

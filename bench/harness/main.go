@@ -51,7 +51,13 @@ func main() {
 	flag.IntVar(&rc.calls, "real-n", DefaultRealCalls, "calls per run against the real DataNode, gRPC rows")
 	flag.IntVar(&rc.ratisCalls, "real-ratis-n", DefaultRealRatisCalls, "calls per run against the real DataNodes, Ratis rows")
 	flag.IntVar(&rc.reps, "real-reps", DefaultRealReps, "rounds against the real DataNode")
+	scalingConf := scalingFlags(flag.CommandLine)
 	flag.Parse()
+	sc, err := scalingConf()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(2)
+	}
 	c.threads, c.modes = split(threads), split(modes)
 	if c.calls < 1 || c.reps < 1 {
 		fmt.Fprintln(os.Stderr, "bench: -n and -reps must be at least 1")
@@ -93,6 +99,12 @@ func main() {
 	}
 	if rc.on {
 		if err := benchReal(c, rc); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+	}
+	if sc.on {
+		if err := benchScaling(c.dnecho, c.raw, sc); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
 			os.Exit(1)
 		}
