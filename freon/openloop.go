@@ -139,7 +139,11 @@ func (r *taskRunner) openWorker(ctx context.Context, rec *recorder, delays *dela
 		}
 		wait, _ := r.cfg.Rate.Pace(r.cfg.Clock.Now().Sub(r.start), counter)
 		if r.sleeper.Sleep(ctx, wait) != nil {
-			break // cancelled: the AfterFunc in run marks the run stopped
+			// Cancelled. The AfterFunc in run marks the run stopped too, but on a goroutine of
+			// its own that may not have run before the result is read.
+			r.cancelled.Store(true)
+			r.completed.Store(true)
+			break
 		}
 		now := r.cfg.Clock.Now()
 		if r.cancelled.Load() || r.stopOnFailure() {
