@@ -147,6 +147,16 @@ func (s *scaling) dataNodeTools(n int) []tool {
 // dataNodeRows runs every tool against every cluster size in each round, then prints a row per
 // tool and size and the CPU ratio of the largest cluster to the smallest.
 func (s *scaling) dataNodeRows() error {
+	rounds, err := s.dataNodeRounds()
+	if err != nil {
+		return err
+	}
+	s.printDataNodeRows(rounds)
+	return nil
+}
+
+// dataNodeRounds measures the rounds of the DataNode rows, each run under its rowKey.
+func (s *scaling) dataNodeRounds() ([]map[string]scalingRun, error) {
 	rounds := make([]map[string]scalingRun, s.reps)
 	for i := range rounds {
 		rounds[i] = map[string]scalingRun{}
@@ -154,12 +164,25 @@ func (s *scaling) dataNodeRows() error {
 			for _, t := range s.dataNodeTools(n) {
 				r, err := s.measure("datanodes", fmt.Sprintf("round %d, %d DataNodes", i+1, n), t, nil)
 				if err != nil {
-					return err
+					return nil, err
 				}
 				rounds[i][rowKey(t.name, n)] = r
 			}
+			// The heap floor holds dnecho's heap at up to 64 MiB whatever the DataNode count, so
+			// what the connections themselves hold shows only with it off.
+			t := s.dataNodeTools(n)[1]
+			r, err := s.measure("datanodes", fmt.Sprintf("round %d, %d DataNodes, GOGC=100", i+1, n), t, []string{"GOGC=100"})
+			if err != nil {
+				return nil, err
+			}
+			rounds[i][rowKey(toolFreon+" GOGC=100", n)] = r
 		}
 	}
+	return rounds, nil
+}
+
+// printDataNodeRows prints the DataNode rows' medians, ranges and verdicts.
+func (s *scaling) printDataNodeRows(rounds []map[string]scalingRun) {
 	s.printf("%-6s %9s %10s %10s %-19s %12s\n", "tool", "DataNodes", "calls/s", "CPU/call", "CPU/call min-max", "peak RSS KiB")
 	lo, hi := s.datanodes[0], s.datanodes[len(s.datanodes)-1]
 	growth := func(r map[string]scalingRun, name string) float64 {
@@ -186,9 +209,17 @@ func (s *scaling) dataNodeRows() error {
 			continue
 		}
 		s.ratioLine(fmt.Sprintf("%s CPU/call %d/%d DNs", name, hi, lo), per, scalingCPUTarget)
-		s.ratioLine("  the same over raw's growth", own, 0)
+		s.ratioLine(fmt.Sprintf("%s over raw's growth", name), own, scalingCPUTarget)
 	}
-	return nil
+	var rss []string
+	for _, n := range s.datanodes {
+		v := make([]float64, len(rounds))
+		for i, r := range rounds {
+			v[i] = float64(r[rowKey(toolFreon+" GOGC=100", n)].maxRSS)
+		}
+		rss = append(rss, fmt.Sprintf("%d DNs %.0f (%s)", n, median(v), spanKiB(v)))
+	}
+	s.printf("freon peak RSS KiB with GOGC=100 (the heap floor off): %s\n", strings.Join(rss, ", "))
 }
 
 // vuRows runs bench/scripts/vus.js (a client per VU, one echo then 50 ms of sleep) at the
