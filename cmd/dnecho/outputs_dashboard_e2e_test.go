@@ -20,11 +20,11 @@ import (
 	"github.com/dnecho/dnecho/minicluster/minitest"
 )
 
-// chartsDrawn is true when the page has its seven charts, none blank, and the calls/s line drawn
+// chartsDrawn is true when the page has its eight charts, none blank, and the calls/s line drawn
 // in its colour (#2f6fde) on the first one.
 const chartsDrawn = `(() => {
   const cs = [...document.querySelectorAll('canvas')];
-  if (cs.length < 7) return false;
+  if (cs.length < 8) return false;
   const blank = c => { const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
     for (let i = 3; i < d.length; i += 4) if (d[i]) return false; return true; };
   if (cs.some(blank)) return false;
@@ -117,18 +117,26 @@ const reportFacts = `(() => {
     dataSent: document.querySelector('tr[data-metric="data_sent"] span[data-key="count"]').textContent,
     histCalls: doc.totals.hist.reduce((a, b) => a + b.n, 0),
     lastRPS: pts[pts.length - 1].rps, medianRPS: rps[Math.floor(rps.length / 2)],
+    netSeries: d.charts.net.plot.series.slice(1).map(s => s.label),
+    netLegends: legend('net').slice(1),
+    dnRows: [...document.querySelectorAll('#dn-body tr')].map(r => [...r.cells].map(c => c.textContent)),
+    verdict: document.getElementById('verdict').textContent,
   };
 })()`
 
 // checkReport checks the finished report against the summary export e: the header shows the
 // whole test's rate and p99, legends show the last values, thresholds and data amounts have
-// units, VU ticks are whole, the histogram holds every call, and the charts do not end in a drop.
+// units, VU ticks are whole, the histogram holds every call, the charts do not end in a drop, and
+// the network chart and the per-DataNode table show the 3 DataNodes (network RTT and DataNode
+// time each), with the verdict.
 func checkReport(t *testing.T, browser *teststore.Browser, e summaryExport) {
 	t.Helper()
 	f := teststore.Eval[struct {
 		P99, Rate, HistCalls, LastRPS, MedianRPS float64
 		Legends, ThresholdValues, VUTicks        []string
-		DataSent                                 string
+		NetSeries, NetLegends                    []string
+		DNRows                                   [][]string
+		DataSent, Verdict                        string
 	}](t, browser, reportFacts)
 	want := e.Metrics["dnecho_req_duration"]["p(99)"].(float64)
 	if math.Abs(f.P99-want) > 1e-9*want {
@@ -161,6 +169,30 @@ func checkReport(t *testing.T, browser *teststore.Browser, e summaryExport) {
 	}
 	if f.LastRPS < f.MedianRPS/2 {
 		t.Errorf("the calls/s chart ends in a drop: last %v/s, median %v/s", f.LastRPS, f.MedianRPS)
+	}
+	checkNetworkChart(t, f.NetSeries, f.NetLegends, f.DNRows, f.Verdict)
+}
+
+// checkNetworkChart checks the report's network chart (a network and a DataNode series per
+// DataNode, named by short uuid, with values in ms), its per-DataNode table (3 rows, RTT
+// measured) and the verdict (one of dnstats' lines).
+func checkNetworkChart(t *testing.T, series, legends []string, rows [][]string, verdict string) {
+	t.Helper()
+	short := regexp.MustCompile(`^[0-9a-f]{4}… (network|DataNode)$`)
+	if len(series) != 6 || !slices.ContainsFunc(series, short.MatchString) {
+		t.Errorf("network chart series %q: want a network and a DataNode series for each of 3 DataNodes", series)
+	}
+	for _, l := range legends {
+		if !strings.HasSuffix(l, " ms") {
+			t.Errorf("network chart legends %q: want values in ms", legends)
+			break
+		}
+	}
+	if len(rows) != 3 || len(rows[0]) != 7 || rows[0][4] == "–" {
+		t.Errorf("per-DataNode rows %q: want 3 with an RTT p50", rows)
+	}
+	if !strings.HasPrefix(verdict, "No slow DataNode") && !strings.HasPrefix(verdict, "SLOW DATANODE") {
+		t.Errorf("verdict %q", verdict)
 	}
 }
 
@@ -217,8 +249,9 @@ export default function () {
 
 // TestWebDashboardScreenshots renders the pictures of docs/ (docs/dashboard.png: the live page
 // near the end of the run; docs/report.png: the report) from a 60-second ramp during which one
-// DataNode slows down from 20 s to 40 s and fails a few calls. It runs for a minute, so only with
-// DNECHO_SCREENSHOTS=1.
+// DataNode slows down from 20 s to 40 s and fails a few calls: the network chart shows its
+// DataNode time rise over an unchanged RTT, and the verdict names it slow. It runs for a minute,
+// so only with DNECHO_SCREENSHOTS=1.
 func TestWebDashboardScreenshots(t *testing.T) {
 	if os.Getenv("DNECHO_SCREENSHOTS") != "1" {
 		t.Skip("DNECHO_SCREENSHOTS=1 renders docs/dashboard.png and docs/report.png from a 60 s run")
@@ -252,6 +285,9 @@ func TestWebDashboardScreenshots(t *testing.T) {
 	browser.Do(t, 30*time.Second, chromedp.Navigate("file://"+report),
 		chromedp.Poll[chromedp.Void](chartsDrawn, chromedp.WithPollingTimeout(15*time.Second)))
 	copyFile(t, browser.Screenshot(t, "dashboard-report"), filepath.Join("..", "..", "docs", "report.png"))
+	if v := teststore.Eval[string](t, browser, `document.getElementById('verdict').textContent`); !strings.HasPrefix(v, "SLOW DATANODE") {
+		t.Errorf("the report's verdict %q does not name the slowed DataNode", v)
+	}
 }
 
 func copyFile(t *testing.T, from, to string) {

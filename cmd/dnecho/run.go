@@ -234,7 +234,7 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 	cfg := runner.Config{
 		Layers: layers, Env: scriptEnv, SystemEnv: sysEnv,
 		Stdout: s.out, Stderr: s.err, StdoutTTY: outTTY, StderrTTY: errTTY,
-		Logger: log, ConsoleLogger: cl.console, Display: disp, Hard: sig.hard, Breakdowns: dnechoBreakdowns(), Charts: echometrics.Charts,
+		Logger: log, ConsoleLogger: cl.console, Display: disp, Hard: sig.hard, Breakdowns: dnechoBreakdowns(), Charts: dashboardCharts(slow, dns.addrs),
 		StartDelayMetric: echometrics.IterationStartDelay,
 		Remote:           remoteModules(log),
 		Modules:          map[string]modules.Factory{dnechoext.ImportPath: dns.factory},

@@ -8,6 +8,29 @@ type Charts struct {
 	Requests  string // a Counter of calls, charted as calls per second
 	Breakdown string // a tag of Latency: p99 per value (a slow server stands out)
 	Result    string // a tag of Requests: calls per second per value (the outcome)
+
+	// Network is a Trend (time) tagged with Breakdown: the part of a call's time the network
+	// takes (a round-trip time). Per Breakdown value the dashboard charts its p50 beside the rest
+	// of Latency's p50, and its per-server table shows it.
+	Network string
+	// Retransmits is a Counter tagged with Breakdown that the per-server table sums per value.
+	Retransmits string
+	// Judge, when set, judges the per-server figures of the whole test so far, in Breakdown
+	// order; the dashboard shows the lines it returns under its per-server table.
+	Judge func([]Server) []string
+	// Short, when set, is how chart legends name a Breakdown value.
+	Short func(value string) string
+}
+
+// Server is one Breakdown value's figures over the whole test so far, as the dashboard gives
+// them to Charts.Judge. Times are in ms.
+type Server struct {
+	Name        string // the Breakdown value
+	Calls       int64  // Latency samples
+	P50, P99    float64
+	Network     float64 // p50 of Network; HasNetwork is false without a sample
+	HasNetwork  bool
+	Retransmits float64
 }
 
 // Metrics lists the metrics the charts read: Latency and Requests when named, and the

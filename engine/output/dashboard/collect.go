@@ -33,6 +33,7 @@ type collector struct {
 	lastSample time.Time // of the latest call or iteration
 	end        time.Time // set by flush
 	totals     totals
+	servers    servers
 }
 
 // Grace is how long after its end a period stays open for late samples.
@@ -48,13 +49,14 @@ type Point struct {
 	P99          *float64           `json:"p99"`
 	Max          *float64           `json:"max"`
 	PerTagP99    map[string]float64 `json:"dn"`
+	Net          map[string]Split   `json:"net,omitempty"` // per Breakdown value, with Charts.Network
 	ResultsPS    map[string]float64 `json:"res"`
 	VUs          *float64           `json:"vus"` // the most VUs seen in the period
 	FailingCount int                `json:"thf"`
 }
 
 func newCollector(period time.Duration, start time.Time, ths *atomic.Pointer[threshold.Set], charts output.Charts) *collector {
-	return &collector{period: period, start: start, ths: ths, charts: charts, open: map[int64]*window{}, lastTime: start.UnixMilli(), totals: newTotals()}
+	return &collector{period: period, start: start, ths: ths, charts: charts, open: map[int64]*window{}, lastTime: start.UnixMilli(), totals: newTotals(), servers: servers{}}
 }
 
 func (c *collector) window(t time.Time) *window {
@@ -76,7 +78,11 @@ func (c *collector) add(s *metrics.Sample) {
 		w.latency.add(s.Value)
 		if v, ok := c.tag(s, c.charts.Breakdown); ok {
 			w.tag(v).add(s.Value)
+			c.servers.get(v).latency.Add(*s)
 		}
+	case c.charts.Network, c.charts.Retransmits:
+		c.addNetwork(w, s)
+		return // sampled apart from the calls: not where the test ends
 	case c.charts.Requests:
 		c.calls = true
 		w.reqs += s.Value
@@ -181,6 +187,7 @@ func (c *collector) close(w *window, end time.Time) {
 	for k, n := range w.results {
 		p.ResultsPS[k] = n / secs
 	}
+	p.Net = splits(w)
 	if w.hasVUs {
 		p.VUs = ptr(w.vus)
 	} else if len(c.points) > 0 {

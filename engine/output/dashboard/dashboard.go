@@ -149,11 +149,17 @@ type document struct {
 	Thresholds []ThresholdState `json:"thresholds"`
 	Iterations bool             `json:"iterations"` // charts show iterations, not echo calls
 	Final      bool             `json:"final"`
+	// Servers is the per-server table (per DataNode) and Verdict what Charts.Judge says of it.
+	Servers []ServerRow `json:"servers"`
+	Verdict []string    `json:"verdict"`
+	Network bool        `json:"network"` // Charts.Network is named: the page shows the network chart
 }
 
 func (o *Output) document(final bool) document {
+	rows, verdict := o.col.serverTable()
 	return document{Start: o.col.start.UnixMilli(), Period: o.cfg.Period.Milliseconds(), Points: o.col.points,
-		Totals: o.col.wholeTest(o.now()), Thresholds: o.col.thresholds(true), Iterations: !o.col.calls, Final: final}
+		Totals: o.col.wholeTest(o.now()), Thresholds: o.col.thresholds(true), Iterations: !o.col.calls, Final: final,
+		Servers: rows, Verdict: verdict, Network: o.charts.Network != ""}
 }
 
 func (o *Output) publish(final bool) {

@@ -13,21 +13,26 @@ type window struct {
 	iters   float64
 	latency sink
 	iterDur sink
-	perTag  map[string]sink
+	perTag  map[string]sink // latency per Breakdown value
+	net     map[string]sink // Charts.Network per Breakdown value
 	results map[string]float64
 	vus     float64
 	hasVUs  bool
 }
 
 func newWindow() *window {
-	return &window{latency: newSink(), iterDur: newSink(), perTag: map[string]sink{}, results: map[string]float64{}}
+	return &window{latency: newSink(), iterDur: newSink(), perTag: map[string]sink{}, net: map[string]sink{}, results: map[string]float64{}}
 }
 
-func (w *window) tag(v string) sink {
-	s, ok := w.perTag[v]
+func (w *window) tag(v string) sink { return sinkOf(w.perTag, v) }
+
+func (w *window) netOf(v string) sink { return sinkOf(w.net, v) }
+
+func sinkOf(m map[string]sink, v string) sink {
+	s, ok := m[v]
 	if !ok {
 		s = newSink()
-		w.perTag[v] = s
+		m[v] = s
 	}
 	return s
 }
@@ -40,6 +45,9 @@ func (w *window) merge(o *window) {
 	w.iterDur = append(w.iterDur, o.iterDur...)
 	for k, s := range o.perTag {
 		w.perTag[k] = append(w.perTag[k], s...)
+	}
+	for k, s := range o.net {
+		w.net[k] = append(w.net[k], s...)
 	}
 	for k, n := range o.results {
 		w.results[k] += n

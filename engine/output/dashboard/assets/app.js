@@ -41,7 +41,8 @@
     if (c) { c.plot.destroy(); }
     c = { key: key, ticks: [] };
     var series = [o.x ? o.x.series : {}].concat(names.map(function (n, i) {
-      var s = { label: n, stroke: palette[i % palette.length], width: 1.5, spanGaps: true,
+      var st = o.style ? o.style(i) : {};
+      var s = { label: n, stroke: st.stroke || palette[i % palette.length], dash: st.dash, width: 1.5, spanGaps: true,
         // Away from the cursor (always, in a printed report) the legend shows the last value.
         value: function (u, v, si, di) {
           if (di == null) { return o.idle ? o.idle(u.data[si]) : format(lastValue(u.data[si]), o.unit); }
@@ -112,12 +113,61 @@
     var res = keysOf(pts, "res");
     chart("res", res.length ? res : ["(no result tag)"], xs,
       (res.length ? res : [""]).map(function (k) { return column(pts, function (p) { return p.res ? (p.res[k] || 0) : null; }); }), { unit: "/s" });
+    network(d, pts, xs);
+    servers(d.servers || [], d.verdict);
     chart("vus", ["VUs"], xs, [column(pts, function (p) { return p.vus; })], { integer: true });
     chart("thf", ["failing thresholds"], xs, [column(pts, function (p) { return p.thf; })], { integer: true });
     histogram((d.totals && d.totals.hist) || [], d.iterations);
     thresholds(d.thresholds || []);
     header(d, pts);
   }
+
+  // network draws, per DataNode, the p50 of its network RTT (dashed) and of the rest of its echo
+  // latency, the DataNode's own time (solid), in the DataNode's colour.
+  function network(d, pts, xs) {
+    el("net-card").classList.toggle("hidden", !d.network);
+    if (!d.network) { return; }
+    var label = {};
+    (d.servers || []).forEach(function (r) { label[r.name] = r.label; });
+    var dns = keysOf(pts, "net"), names = [], cols = [];
+    dns.forEach(function (k) {
+      names.push((label[k] || k) + " network", (label[k] || k) + " DataNode");
+      cols.push(column(pts, function (p) { return p.net && p.net[k] ? p.net[k].rtt : null; }),
+        column(pts, function (p) { return p.net && p.net[k] ? p.net[k].rest : null; }));
+    });
+    if (!dns.length) { names = ["(no network samples)"]; cols = [column(pts, function () { return null; })]; }
+    chart("net", names, xs, cols, { unit: "ms",
+      style: function (i) { return { stroke: palette[Math.floor(i / 2) % palette.length], dash: i % 2 ? undefined : [5, 4] }; } });
+  }
+
+  // servers fills the per-DataNode table of the whole test so far and the slow-DataNode verdict.
+  function servers(rows, verdict) {
+    var body = el("dn-body");
+    body.textContent = "";
+    if (!rows.length) { body.insertRow().insertCell().textContent = "no calls yet"; }
+    rows.forEach(function (r) {
+      var tr = body.insertRow();
+      var name = tr.insertCell();
+      name.textContent = r.label;
+      name.title = r.name;
+      [fmt(r.calls), ms(r.p50), ms(r.p99), ms(r.rtt), ms(r.rest), fmt(r.retrans)].forEach(function (v) {
+        var c = tr.insertCell();
+        c.className = "num";
+        c.textContent = v;
+      });
+    });
+    var box = el("verdict");
+    box.classList.toggle("hidden", !verdict);
+    box.textContent = "";
+    (verdict || []).forEach(function (line) {
+      var div = document.createElement("div");
+      div.textContent = line;
+      div.className = /^SLOW/.test(line) ? "fail" : /^\s/.test(line) ? "cause" : /^No slow DataNode/.test(line) ? "ok" : "pending";
+      box.appendChild(div);
+    });
+  }
+
+  function ms(v) { return v == null ? "–" : fmt(v); }
 
   // header shows the whole test so far: its rate and p99, and the VUs now (live) or at most.
   function header(d, pts) {
