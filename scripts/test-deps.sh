@@ -18,7 +18,10 @@ command -v mvn >/dev/null || need+=(maven)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     # Debian's packages would start the servers on their default ports: these tests start their own.
-    apt-get update -qq && RUNLEVEL=1 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}"
+    # Another install running (an unattended upgrade, a second checkout's make test) holds dpkg's
+    # lock: wait for it rather than fail.
+    apt-get -o DPkg::Lock::Timeout=600 update -qq &&
+      RUNLEVEL=1 DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${need[@]}"
   else
     echo "missing packages: ${need[*]} (run as root or install them; the tests that need them are skipped)" >&2
   fi
