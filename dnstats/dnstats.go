@@ -37,10 +37,12 @@ func (d DataNode) DataNodeTime() time.Duration {
 	return max(0, d.P50-d.RTT)
 }
 
-// Name is the DataNode as the block and the verdict show it: the short uuid and the address.
+// Name is the DataNode as the block and the verdict show it: the short uuid and the address,
+// or the whole uuid when the address is unknown (`dnecho aggregate`, whose samples carry only
+// the uuid): four characters alone may not tell DataNodes apart or find one in Ozone.
 func (d DataNode) Name() string {
 	if d.Addr == "" {
-		return ShortUUID(d.UUID)
+		return d.UUID
 	}
 	return ShortUUID(d.UUID) + " (" + d.Addr + ")"
 }
@@ -89,7 +91,7 @@ func Block(dns []DataNode) []string {
 
 // Table is the per-DataNode table, a header and one row per DataNode in the given order, indented
 // by two; nil without DataNodes. A DataNode without network figures shows "-" for RTT and
-// DataNode time.
+// DataNode time; one without an address shows "-" for it and its whole uuid (as Name).
 func Table(dns []DataNode) []string {
 	if len(dns) == 0 {
 		return nil
@@ -100,11 +102,11 @@ func Table(dns []DataNode) []string {
 		if d.HasRTT {
 			rtt, dnTime = Millis(d.RTT), Millis(d.DataNodeTime())
 		}
-		addr := d.Addr
+		uuid, addr := ShortUUID(d.UUID), d.Addr
 		if addr == "" {
-			addr = "-"
+			uuid, addr = d.UUID, "-"
 		}
-		rows = append(rows, []string{ShortUUID(d.UUID), addr, strconv.FormatInt(d.Calls, 10),
+		rows = append(rows, []string{uuid, addr, strconv.FormatInt(d.Calls, 10),
 			Millis(d.P50), Millis(d.P99), rtt, dnTime, strconv.FormatUint(d.Retransmits, 10)})
 	}
 	return table(rows, 2)

@@ -33,6 +33,21 @@ func TestShortUUID(t *testing.T) {
 	}
 }
 
+// Without an address the name is the whole uuid: four characters alone may be ambiguous.
+func TestName(t *testing.T) {
+	for _, tc := range []struct {
+		d    DataNode
+		want string
+	}{
+		{DataNode{UUID: "6c0e5a1b-0000", Addr: "10.0.0.12:9859"}, "6c0e… (10.0.0.12:9859)"},
+		{DataNode{UUID: "6c0e5a1b-0000"}, "6c0e5a1b-0000"},
+	} {
+		if got := tc.d.Name(); got != tc.want {
+			t.Errorf("Name() = %q, want %q", got, tc.want)
+		}
+	}
+}
+
 func TestDataNodeTimeNeverNegative(t *testing.T) {
 	d := DataNode{P50: time.Millisecond, RTT: 2 * time.Millisecond, HasRTT: true}
 	if got := d.DataNodeTime(); got != 0 {
@@ -53,7 +68,7 @@ func TestBlock(t *testing.T) {
 		BlockTitle,
 		"  datanode  address         calls  p50   p99  RTT p50  DataNode time  retransmits",
 		"  6c0e…     10.0.0.12:9859   1500  1.2  12.3      0.2              1            3",
-		"  77aa…     -                  20  0.9     2        -              -            0",
+		"  77aa0000  -                  20  0.9     2        -              -            0",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("block\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dnecho/dnecho/dnstats"
 	"github.com/dnecho/dnecho/echometrics"
 	"github.com/dnecho/dnecho/engine/aggregate"
 	"github.com/dnecho/dnecho/engine/metrics"
@@ -42,6 +43,7 @@ type aggregateFlags struct {
 	tlsCert, tlsKey            string
 	noColor                    bool
 	summaryMode                string
+	slowFactor                 float64
 }
 
 func newAggregateCommand(sig *signals, s streams) *cobra.Command {
@@ -59,7 +61,11 @@ merge what they measure as it comes in, and judge the whole test as one:
   - at the end every instance gets the verdict (exit 99 everywhere when a threshold failed), and
     this command prints one summary, writes --summary-export, the handleSummary input
     (--summary-data) and an HTML report (--report), and exits with k6's codes;
-  - an instance that disappears before its end is reported, with the share it sent.
+  - an instance that disappears before its end is reported, with the share it sent;
+  - the summary has run's per-DataNode block and slow-DataNode verdict over all instances' calls
+    (DataNodes by uuid: the instances' samples carry no addresses), and dnecho_slow_datanodes is
+    the whole test's, set every 2 s and at the end, so 'value==0' on it fails (or, with
+    abortOnFail, stops) the distributed test (--slow-factor).
 
 The number of instances is that of the segments in their --execution-segment-sequence
 (1 without one); --instances overrides it.
@@ -77,7 +83,11 @@ failed otherwise (103, 105, 107, ...), 105 interrupted, 255 an instance was lost
 			if err := f.validate(cmd.Flags().Changed); err != nil {
 				return err
 			}
-			return runAggregate(sig, s, f)
+			slow, err := slowOptions(cmd, environ(), f.slowFactor)
+			if err != nil {
+				return err
+			}
+			return runAggregate(sig, s, f, aggregateDataNodes{opts: slow})
 		},
 	}
 	fl := cmd.Flags()
@@ -90,12 +100,13 @@ failed otherwise (103, 105, 107, ...), 105 interrupted, 255 an instance was lost
 	fl.StringVar(&f.report, "report", "", "write the whole test's HTML report to FILE")
 	fl.StringVar(&f.summaryMode, "summary-mode", "compact", "end-of-test summary: compact, full or disabled")
 	fl.BoolVar(&f.noColor, "no-color", false, "no ANSI colours")
+	fl.Float64Var(&f.slowFactor, "slow-factor", dnstats.DefaultSlowFactor, aggregateSlowFactorUsage)
 	fl.StringVar(&f.tlsCert, "tls-cert", "", "serve TLS with this PEM certificate (with --tls-key; runners trust its CA with --aggregator-ca)")
 	fl.StringVar(&f.tlsKey, "tls-key", "", "the PEM private key of --tls-cert")
 	return cmd
 }
 
-func runAggregate(sig *signals, s streams, f *aggregateFlags) error {
+func runAggregate(sig *signals, s streams, f *aggregateFlags, dns aggregateDataNodes) error {
 	mode, err := summary.ParseMode(f.summaryMode)
 	if err != nil {
 		return withCode(exitcode.InvalidConfig, fmt.Errorf("--summary-mode: %w", err))
@@ -122,6 +133,7 @@ func runAggregate(sig *signals, s streams, f *aggregateFlags) error {
 	if report != nil {
 		o.Samples, o.Thresholds = samplesTo{report}, report.SetThresholds
 	}
+	dns.configure(&o)
 	o.Token = environ()[envAggregatorToken]
 	if o.Token == "" && !isLoopback(ln.Addr()) {
 		log.Warn(fmt.Sprintf("%s is unset: anyone who reaches %s can join the test and sway its verdict", envAggregatorToken, ln.Addr()))
@@ -168,7 +180,8 @@ func writeAggregateResults(s streams, f *aggregateFlags, mode summary.Mode, res 
 	if res.Hello != nil {
 		opts.TrendStats, opts.TimeUnit = res.Hello.SummaryTrendStats, res.Hello.SummaryTimeUnit
 	}
-	data, err := summary.Build(summary.Input{Snapshot: res.Snapshot, Thresholds: res.Thresholds, Duration: res.Duration, Options: opts})
+	data, err := summary.Build(summary.Input{Snapshot: res.Snapshot, Thresholds: res.Thresholds, Duration: res.Duration,
+		Sections: res.Sections, Options: opts})
 	if err != nil {
 		return err
 	}

@@ -239,6 +239,7 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 		Remote:           remoteModules(log),
 		Modules:          map[string]modules.Factory{dnechoext.ImportPath: dns.factory},
 		EndOfTest:        dns.endOfTest,
+		DuringTest:       dns.duringTest,
 		FailOnOutputLoss: failOnLoss,
 		NoVUMemoryCheck:  !vuMemoryCheck,
 		Control:          api.control,

@@ -20,10 +20,11 @@ import (
 // envSlowFactor is the environment form of --slow-factor.
 const envSlowFactor = "DNECHO_SLOW_FACTOR"
 
-// runDataNodes is the per-DataNode end of `dnecho run`: it makes the test's k6/x/dnecho root (to
-// know its DataNodes and stop its network watch), and at the end of the test turns the
-// per-DataNode breakdowns into the summary's per-DataNode block and the slow-DataNode verdict,
-// whose count it sets in dnecho_slow_datanodes before the thresholds' final evaluation.
+// runDataNodes is the per-DataNode side of `dnecho run`: it makes the test's k6/x/dnecho root (to
+// know its DataNodes and stop its network watch); during the test it judges the per-DataNode
+// breakdowns every threshold period and sets dnecho_slow_datanodes; at the end it turns them into
+// the summary's per-DataNode block and the slow-DataNode verdict, whose count it sets before the
+// thresholds' final evaluation.
 type runDataNodes struct {
 	defaults dnechoext.Defaults
 	opts     dnstats.Options
@@ -48,11 +49,28 @@ func (d *runDataNodes) endOfTest(e runner.End) []summary.Section {
 	for uuid, dn := range root.DataNodes() {
 		addrs[uuid] = dn.Addr
 	}
-	dns := echometrics.DataNodes(e.Snapshot, addrs)
-	v := dnstats.Judge(dns, d.opts)
-	if m := e.Registry.Get(echometrics.SlowDataNodes); m != nil {
-		e.Push.PushSamples([]metrics.Sample{{Metric: m, Time: e.Time, Value: float64(len(v.Slow)), Tags: e.Tags}})
+	return judgeDataNodes(e, addrs, d.opts)
+}
+
+// duringTest is runner.Config.DuringTest: every threshold period (2 s) it judges the calls so
+// far and sets dnecho_slow_datanodes, so that an abortOnFail threshold on it stops the run as
+// soon as a DataNode is slow. The gauge is set at every period, changed or not: outputs chart
+// it as a line, and the threshold judges its latest value.
+func (d *runDataNodes) duringTest(e runner.End) {
+	if d.root.Load() == nil {
+		return // the script does not import k6/x/dnecho
 	}
+	setSlowGauge(e, len(dnstats.Judge(echometrics.DataNodes(e.Snapshot, nil), d.opts).Slow))
+}
+
+// judgeDataNodes judges the per-DataNode breakdowns of e's snapshot, sets dnecho_slow_datanodes
+// to the number of slow DataNodes, and returns the summary's sections: the per-DataNode table and
+// the verdict (none without DataNodes). addrs gives the DataNodes' addresses by uuid (nil: none
+// known). `dnecho aggregate` calls it too, over every instance's samples.
+func judgeDataNodes(e runner.End, addrs map[string]string, opts dnstats.Options) []summary.Section {
+	dns := echometrics.DataNodes(e.Snapshot, addrs)
+	v := dnstats.Judge(dns, opts)
+	setSlowGauge(e, len(v.Slow))
 	if len(dns) == 0 {
 		return nil
 	}
@@ -62,11 +80,25 @@ func (d *runDataNodes) endOfTest(e runner.End) []summary.Section {
 	}
 }
 
+// setSlowGauge pushes one sample of dnecho_slow_datanodes, when the test registered it.
+func setSlowGauge(e runner.End, slow int) {
+	if m := e.Registry.Get(echometrics.SlowDataNodes); m != nil {
+		e.Push.PushSamples([]metrics.Sample{{Metric: m, Time: e.Time, Value: float64(slow), Tags: e.Tags}})
+	}
+}
+
 // slowOptions are the verdict's options: --slow-factor when given, else DNECHO_SLOW_FACTOR, else
 // the default.
 func (f *runFlags) slowOptions(cmd *cobra.Command, env map[string]string) (dnstats.Options, error) {
+	return slowOptions(cmd, env, f.slowFactor)
+}
+
+// slowOptions are the verdict's options of a command with a --slow-factor flag (factor its
+// value): the flag when given, else DNECHO_SLOW_FACTOR, else the default. A bad value is one
+// line naming the flag or the variable, exit code 104.
+func slowOptions(cmd *cobra.Command, env map[string]string, factor float64) (dnstats.Options, error) {
 	o := dnstats.DefaultOptions()
-	o.SlowFactor = f.slowFactor
+	o.SlowFactor = factor
 	name := "--slow-factor"
 	if v, ok := env[envSlowFactor]; ok && !cmd.Flags().Changed("slow-factor") {
 		n, err := strconv.ParseFloat(v, 64)

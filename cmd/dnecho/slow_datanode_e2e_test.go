@@ -209,3 +209,86 @@ func TestClusterSlowDataNodeFlag(t *testing.T) {
 		}
 	}
 }
+
+// The live gauge: an abortOnFail threshold on dnecho_slow_datanodes stops a one-minute run at
+// one of its first threshold periods (2 s), once each DataNode has its 100 calls.
+func TestRunAbortsOnASlowDataNode(t *testing.T) {
+	t.Parallel()
+	c, conf := slowCluster(t, 0)
+	path := writeRunScript(t, "slow.js", strings.Replace(slowScript, "['value==0']",
+		"[{ threshold: 'value==0', abortOnFail: true }]", 1))
+	r := dnecho(t, 2*time.Minute, "run", "-q", "--conf", conf, "-u", "6", "--duration", "1m", path)
+	if r.code != int(exitcode.ThresholdsFailed) || !strings.Contains(r.stderr, "abortOnFail") {
+		t.Fatalf("exit %d, want %d for abortOnFail\n%s", r.code, exitcode.ThresholdsFailed, r.all())
+	}
+	if r.took > 30*time.Second {
+		t.Errorf("took %s: the slow DataNode did not stop the run during the test", r.took)
+	}
+	slow := c.DataNodes()[0]
+	if !strings.Contains(r.stdout, "SLOW DATANODE "+slow.UUID()[:4]+"… ("+slow.Addr()+")") {
+		t.Errorf("the summary does not name %s (%s):\n%s", slow.UUID(), slow.Addr(), r.stdout)
+	}
+}
+
+// A distributed test of two instances, each with half the calls: the aggregator's summary
+// has the per-DataNode block and names the slow DataNode (by its whole uuid: the instances'
+// samples carry no addresses), and its dnecho_slow_datanodes fails the whole test, so the
+// aggregator and both instances exit 99.
+func TestAggregateNamesTheSlowDataNode(t *testing.T) {
+	t.Parallel()
+	c, conf := slowCluster(t, 1)
+	addr := freeAddr(t)
+	agg := startCmd(t, "aggregate", "--listen", addr)
+	agg.waitFor(t, "aggregator listening")
+	path := writeRunScript(t, "slow.js", slowScript)
+	var runs []*liveRun
+	for _, seg := range []string{"0:1/2", "1/2:1"} {
+		runs = append(runs, startRun(t, "-q", "--conf", conf, "-u", "6", "-i", slowCalls, "--aggregator", addr,
+			"--execution-segment", seg, "--execution-segment-sequence", "0,1/2,1", path))
+	}
+	for i, r := range runs {
+		if res := r.wait(t); res.code != int(exitcode.ThresholdsFailed) || !strings.Contains(res.stderr, "on the whole test") {
+			t.Errorf("instance %d: exit %d, want %d from the whole test's verdict\n%s", i+1, res.code, exitcode.ThresholdsFailed, res.all())
+		}
+	}
+	res := agg.wait(t)
+	if res.code != int(exitcode.ThresholdsFailed) {
+		t.Fatalf("aggregator: exit %d, want %d\n%s", res.code, exitcode.ThresholdsFailed, res.all())
+	}
+	slow := c.DataNodes()[1]
+	line := regexp.MustCompile(`(?m)^    SLOW DATANODE ` + regexp.QuoteMeta(slow.UUID()) +
+		`: p99 [0-9]+(\.[0-9]+)? ms vs [0-9]+(\.[0-9]+)? ms for the other 2$`)
+	if !line.MatchString(res.stdout) {
+		t.Errorf("no SLOW DATANODE line for %s:\n%s", slow.UUID(), res.stdout)
+	}
+	if n := strings.Count(res.stdout, "SLOW DATANODE "); n != 1 {
+		t.Errorf("%d DataNodes named slow, want 1:\n%s", n, res.stdout)
+	}
+	mustContain(t, res, "✗ 'value==0' value=1", "█ PER DATANODE", "█ SLOW DATANODES", "INSTANCES (2 of 2)")
+	_, block, _ := strings.Cut(res.stdout, "█ PER DATANODE")
+	for _, dn := range c.DataNodes() {
+		if !regexp.MustCompile(`(?m)^ +` + regexp.QuoteMeta(dn.UUID()) + ` +- +1000 `).MatchString(block) {
+			t.Errorf("no row of 1000 calls for %s:\n%s", dn.UUID(), block)
+		}
+	}
+}
+
+// A bad --slow-factor or DNECHO_SLOW_FACTOR stops the aggregator before it listens: one line
+// naming it, exit 104.
+func TestAggregateSlowFactorRefused(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		env  []string
+		args []string
+		want string
+	}{
+		{nil, []string{"--slow-factor", "1"}, "--slow-factor 1: want a number above 1"},
+		{[]string{"DNECHO_SLOW_FACTOR=fast"}, nil, `DNECHO_SLOW_FACTOR="fast": want a number above 1`},
+	} {
+		r := dnechoEnv(t, tc.env, append([]string{"aggregate", "--listen", "127.0.0.1:0"}, tc.args...)...)
+		lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+		if r.code != int(exitcode.InvalidConfig) || len(lines) != 1 || !strings.Contains(lines[0], tc.want) {
+			t.Errorf("%v %v: exit %d, want %d and one line with %q\n%s", tc.env, tc.args, r.code, exitcode.InvalidConfig, tc.want, r.all())
+		}
+	}
+}

@@ -23,6 +23,7 @@ import (
 	"github.com/dnecho/dnecho/engine/ingest"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/output"
+	"github.com/dnecho/dnecho/engine/summary"
 	"github.com/dnecho/dnecho/engine/threshold"
 )
 
@@ -55,6 +56,20 @@ type Options struct {
 	// Thresholds, when set, is told the test's thresholds once the first instance brings them
 	// (the report shows their state). It must not block.
 	Thresholds func(*threshold.Set)
+	// Breakdowns are merged per tag value for the hooks below; the summary shows them too.
+	Breakdowns []Breakdown
+	// Computed names the metrics the front end sets on the whole test through the hooks below
+	// (a verdict gauge): the instances' own samples of them, each made from its own share, are
+	// not merged.
+	Computed []string
+	// DuringTest, when set, is called every Interval, just before the thresholds are evaluated,
+	// with the Breakdowns merged so far: what it pushes counts for that evaluation, so an
+	// abortOnFail threshold on the gauge it sets stops every instance. It must return quickly.
+	DuringTest func(End)
+	// EndOfTest, when set, is called once every instance has ended, before the thresholds'
+	// final evaluation: what it pushes counts for it, and the sections it returns are
+	// Result.Sections (runner.Config.EndOfTest for the whole test).
+	EndOfTest func(End) []summary.Section
 	// Token, when set, is the secret every instance must present (its Auth frame) before
 	// anything else it sends is read: without it anyone who reaches the listener could join the
 	// test, or post a passing outcome with no samples.
@@ -70,6 +85,7 @@ type Aggregator struct {
 	reg       *metrics.Registry
 	builtins  *metrics.Builtins
 	charted   map[string]bool // the metrics whose deltas go to o.Samples
+	computed  map[string]bool // o.Computed
 	collector *ingest.Collector
 	testTags  *metrics.Tags // of the gauges the aggregator computes (none)
 
@@ -107,8 +123,16 @@ func New(o Options) *Aggregator {
 	for _, m := range o.Charts.Metrics() {
 		charted[m] = true
 	}
-	return &Aggregator{o: o, log: log, reg: reg, builtins: b, charted: charted, testTags: metrics.NewTags(nil),
-		collector: ingest.New(ingest.Options{Builtins: b}),
+	computed := map[string]bool{}
+	for _, m := range o.Computed {
+		computed[m] = true
+	}
+	collector := ingest.New(ingest.Options{Builtins: b})
+	for _, bd := range o.Breakdowns {
+		collector.TrackBreakdown(bd.Metric, bd.Tag)
+	}
+	return &Aggregator{o: o, log: log, reg: reg, builtins: b, charted: charted, computed: computed, testTags: metrics.NewTags(nil),
+		collector: collector,
 		changed:   make(chan struct{}), verdict: make(chan struct{}), unidentified: make(chan struct{}, maxUnidentified)}
 }
 
@@ -226,16 +250,19 @@ func (a *Aggregator) elapsed() time.Duration {
 	return d
 }
 
-// watch evaluates the thresholds every interval; an abortOnFail failure stops every instance.
+// watch runs DuringTest and evaluates the thresholds every interval; an abortOnFail failure
+// stops every instance.
 func (a *Aggregator) watch(ctx context.Context) {
 	t := time.NewTicker(a.o.Interval)
 	defer t.Stop()
 	for {
+		var now time.Time
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
+		case now = <-t.C:
 		}
+		a.duringTest(now)
 		a.mu.Lock()
 		ths, aborted := a.ths, a.aborted
 		a.mu.Unlock()
@@ -269,9 +296,10 @@ func (a *Aggregator) conclude() *Result {
 	if _, ok := a.collector.Sink(a.builtins.VUs.Name); !ok {
 		a.pushVUs(true) // some instance never reported its VUs: sum those that did
 	}
+	sections := a.endOfTest()
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	res := &Result{Snapshot: a.collector.Snapshot(), Thresholds: a.ths, Hello: a.hello, Expected: a.expected}
+	res := &Result{Snapshot: a.collector.Snapshot(), Thresholds: a.ths, Hello: a.hello, Expected: a.expected, Sections: sections}
 	for _, in := range a.instances {
 		res.Instances = append(res.Instances, in.report())
 		res.Duration = max(res.Duration, in.elapsed())

@@ -32,6 +32,12 @@ const thirds = "0,1/3,2/3,1"
 // startAggregator runs an aggregator on a loopback port; wait returns its result.
 func startAggregator(t *testing.T) (addr string, wait func() *aggregate.Result) {
 	t.Helper()
+	return startAggregatorWith(t, nil)
+}
+
+// startAggregatorWith is startAggregator with options changed by tweak (nil: none).
+func startAggregatorWith(t *testing.T, tweak func(*aggregate.Options)) (addr string, wait func() *aggregate.Result) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +45,11 @@ func startAggregator(t *testing.T) (addr string, wait func() *aggregate.Result) 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	done := make(chan *aggregate.Result, 1)
 	go func() {
-		r, _ := aggregate.New(aggregate.Options{Listener: ln, Interval: 100 * time.Millisecond}).Run(ctx)
+		o := aggregate.Options{Listener: ln, Interval: 100 * time.Millisecond}
+		if tweak != nil {
+			tweak(&o)
+		}
+		r, _ := aggregate.New(o).Run(ctx)
 		done <- r
 	}()
 	var once sync.Once

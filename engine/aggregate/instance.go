@@ -18,6 +18,7 @@ import (
 	"github.com/dnecho/dnecho/engine/aggregate/wire"
 	"github.com/dnecho/dnecho/engine/ingest"
 	"github.com/dnecho/dnecho/engine/metrics"
+	"github.com/dnecho/dnecho/engine/summary"
 	"github.com/dnecho/dnecho/engine/threshold"
 )
 
@@ -60,6 +61,8 @@ type Result struct {
 	Expected  int
 	Instances []InstanceReport
 	Verdict   wire.Verdict
+	// Sections are Options.EndOfTest's, for the text summary.
+	Sections []summary.Section
 }
 
 // InstanceReport is how one instance ended.
@@ -236,6 +239,9 @@ func (a *Aggregator) apply(in *instance, st *wire.State) error {
 			return fmt.Errorf("delta for unknown series %d", sd.ID)
 		}
 		n += sd.Delta.N
+		if a.computed[ref.m.Name] {
+			continue // the whole test's value is the front end's (Options.Computed)
+		}
 		if g := a.gaugeIndex(ref.m); g >= 0 {
 			if sd.Delta.N > 0 {
 				in.mu.Lock()

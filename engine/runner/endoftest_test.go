@@ -2,7 +2,9 @@ package runner
 
 import (
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/null"
@@ -72,5 +74,50 @@ func TestEndOfTestUnset(t *testing.T) {
 	out := runScript(t, endOfTestScript, options.Options{}, nil, nil)
 	if out.err != nil {
 		t.Fatalf("%v\n%s", out.err, out.stdout)
+	}
+}
+
+// duringTestScript runs for a minute unless stopped, server b slower than a from the first
+// iteration, with an abortOnFail threshold on the verdict gauge.
+const duringTestScript = `
+import { Trend, Gauge } from 'k6/metrics';
+import { sleep } from 'k6';
+const lat = new Trend('extmod_latency', true);
+new Gauge('extmod_verdict');
+export const options = {
+  scenarios: { s: { executor: 'constant-vus', vus: 1, duration: '1m' } },
+  thresholds: { extmod_verdict: [{ threshold: 'value==0', abortOnFail: true }] },
+};
+export default function () {
+  lat.add(1, { server: 'a' });
+  lat.add(9, { server: 'b' });
+  sleep(0.01);
+}`
+
+// The periodic hook sees the breakdowns during the run (and nothing else), and the gauge it
+// pushes is judged in the same period: the abortOnFail threshold stops the run at its first tick.
+func TestDuringTestAborts(t *testing.T) {
+	var calls atomic.Int64
+	var onlyBreakdowns atomic.Bool
+	onlyBreakdowns.Store(true)
+	judge := endOfTest(new(int))
+	out := runScript(t, duringTestScript, options.Options{SummaryMode: null.From("disabled")}, func(c *Config) {
+		c.Breakdowns = []Breakdown{{Metric: "extmod_latency", Tag: "server"}}
+		c.DuringTest = func(e End) {
+			calls.Add(1)
+			if len(e.Snapshot.Series) > 0 || e.Time.IsZero() {
+				onlyBreakdowns.Store(false)
+			}
+			judge(e)
+		}
+	}, nil)
+	if out.code != int(exitcode.ThresholdsFailed) || !strings.Contains(out.err.Error(), "abortOnFail") {
+		t.Fatalf("exit %d (%v), want %d with the abortOnFail message", out.code, out.err, exitcode.ThresholdsFailed)
+	}
+	if out.took > 20*time.Second {
+		t.Errorf("took %s: the gauge pushed during the test did not stop it", out.took)
+	}
+	if calls.Load() == 0 || !onlyBreakdowns.Load() {
+		t.Errorf("hook called %d times, with the breakdowns only: %v", calls.Load(), onlyBreakdowns.Load())
 	}
 }

@@ -130,20 +130,20 @@ func (t *testRun) setup(ctx context.Context) (teardown bool, err error) {
 	return false, err
 }
 
-// runScenarios runs the scheduler with the thresholds watched every 2 s.
+// runScenarios runs the scheduler with the thresholds watched (and Config.DuringTest called)
+// every 2 s.
 func (t *testRun) runScenarios(ctx context.Context) error {
 	if ctx.Err() != nil || t.cfg.Hard.Err() != nil {
 		return ErrInterrupted // stopped while setup was finishing
 	}
 	watchCtx, cancelWatch := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
-	if t.ths != nil {
-		elapsed := func() time.Duration { return t.sched.InstanceStats().CurrentTestRunDuration }
+	if t.ths != nil || t.cfg.DuringTest != nil {
 		onAbort := t.sched.Abort
 		if t.cfg.Aggregation != nil {
 			onAbort = func(error) {} // the aggregator judges aborts on the whole test
 		}
-		wg.Go(func() { t.ths.Watch(watchCtx, t.collector, elapsed, 0, onAbort) })
+		wg.Go(func() { t.watch(watchCtx, onAbort) })
 	}
 	err := t.sched.Run(context.Background())
 	cancelWatch()

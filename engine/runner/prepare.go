@@ -61,7 +61,7 @@ func (t *testRun) prepare(ctx context.Context) error {
 	builtins := metrics.RegisterBuiltins(t.reg)
 	// k6 sinks only the metrics thresholds need when there is no summary.
 	t.collector = ingest.New(ingest.Options{Builtins: builtins, ThresholdsOnly: mode == summary.Disabled})
-	if mode != summary.Disabled || t.cfg.EndOfTest != nil {
+	if mode != summary.Disabled || t.cfg.EndOfTest != nil || t.cfg.DuringTest != nil {
 		for _, b := range t.cfg.Breakdowns {
 			t.collector.TrackBreakdown(b.Metric, b.Tag)
 		}
