@@ -62,10 +62,10 @@ merge what they measure as it comes in, and judge the whole test as one:
     this command prints one summary, writes --summary-export, the handleSummary input
     (--summary-data) and an HTML report (--report), and exits with k6's codes;
   - an instance that disappears before its end is reported, with the share it sent;
-  - the summary has run's per-DataNode block and slow-DataNode verdict over all instances' calls
-    (DataNodes by uuid: the instances' samples carry no addresses), and dnecho_slow_datanodes is
-    the whole test's, set every 2 s and at the end, so 'value==0' on it fails (or, with
-    abortOnFail, stops) the distributed test (--slow-factor).
+  - the summary ends with the per-DataNode block and slow-DataNode verdict of 'dnecho run', over
+    all instances' calls (DataNodes by uuid: the instances' samples carry no addresses), and
+    dnecho_slow_datanodes is the whole test's, set every --threshold-interval and at the end, so
+    'value==0' on it fails (or, with abortOnFail, stops) the distributed test (--slow-factor).
 
 The number of instances is that of the segments in their --execution-segment-sequence
 (1 without one); --instances overrides it.
