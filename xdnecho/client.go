@@ -40,6 +40,8 @@ type client struct {
 	prepared map[*goja.Object]*preparedRequest
 	base     echo.Request // client.echo() without arguments
 	tags     tagCache
+	fixed    *metrics.Tags // the session's tags (echometrics.FixedTags)
+	watched  bool          // the session's network watch was asked for (watchNetwork)
 }
 
 // clientConstructor returns the Client class of the module.
@@ -91,7 +93,6 @@ func (i *instance) newClient(arg goja.Value) (*client, error) {
 		return nil, fmt.Errorf("container %d: %w", cfg.spec.ContainerID, err)
 	}
 	fixed := echometrics.FixedTags(cfg.tags, sess)
-	i.root.net.watch(sess, i.vu.Test(), i.metrics, i.vu.Tags().Current().Merge(fixed))
 	return &client{
 		inst:     i,
 		cfg:      cfg,
@@ -101,6 +102,7 @@ func (i *instance) newClient(arg goja.Value) (*client, error) {
 		prepared: map[*goja.Object]*preparedRequest{},
 		base:     baseRequest(sess.Spec()),
 		tags:     newTagCache(fixed),
+		fixed:    fixed,
 	}, nil
 }
 
@@ -165,6 +167,7 @@ func (c *client) request(arg goja.Value) (echoCall, *echo.Call, error) {
 	if c.sess == nil {
 		return echoCall{}, nil, errDry
 	}
+	c.watchNetwork()
 	if o, ok := arg.(*goja.Object); ok {
 		if p := c.prepared[o]; p != nil {
 			return p.call, p.ec, nil
@@ -221,3 +224,16 @@ func (c *client) callFor(r echo.Request) (*echo.Call, error) {
 // maxCachedCalls bounds a VU's cache of prepared calls (a script that varies the payload size on
 // every call would otherwise grow it without end; the session shares equal requests anyway).
 const maxCachedCalls = 256
+
+// watchNetwork starts the session's network watch (once per test run) at this Client's first
+// call rather than in the init context: the VU that reads the options runs the init context
+// before the run's tags (--tag, options.tags) are known, and a watch started there would tag
+// every dnecho_tcp_* sample without them (no testid for the Grafana dashboards to select).
+func (c *client) watchNetwork() {
+	if c.watched {
+		return
+	}
+	c.watched = true
+	vu := c.inst.vu
+	c.inst.root.net.watch(c.sess, vu.Test(), c.inst.metrics, vu.Tags().Current().Merge(c.fixed))
+}
