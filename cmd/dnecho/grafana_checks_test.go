@@ -120,8 +120,38 @@ func perDataNode(ok func(got, want, max, tol float64) bool) promCheck {
 	}
 }
 
+// perDataNodeSplit checks the network panel's series of one kind (RTT or DataNode time): one per
+// DataNode, and for a single-instance run ok(value, DataNode) in seconds.
+func perDataNodeSplit(ok func(got float64, dn string, w runWant) error) promCheck {
+	return func(ss []promSeries, w runWant) error {
+		if len(ss) != 3 {
+			return fmt.Errorf("%d series, want one per DataNode (3)", len(ss))
+		}
+		for _, s := range ss {
+			if w.stats == nil {
+				continue
+			}
+			if err := ok(s.last(), s.Metric["datanode"], w); err != nil {
+				return fmt.Errorf("DataNode %s: %w", s.Metric["datanode"], err)
+			}
+		}
+		return nil
+	}
+}
+
+// dataNodeTime checks a DataNode time (s): never negative, and not above the DataNode's echo p50
+// beyond a quantile's tolerance.
+func dataNodeTime(got float64, dn string, w runWant) error {
+	if p50 := w.perDNP50[dn] / 1000; got < 0 || got > p50*(1+tolFor(w.calls/3, 0.1)) {
+		return fmt.Errorf("DataNode time %g s, its echo p50 is %g s", got, p50)
+	}
+	return nil
+}
+
 var promCommonChecks = map[string]promCheck{
-	"1/A": lastNear(perWindow(calls), 0.25),
+	// The slow DataNodes: what the run's verdict (the most of any instance) named.
+	"13/A": lastNear(func(w runWant) float64 { return w.slow }, 0),
+	"1/A":  lastNear(perWindow(calls), 0.25),
 	"2/A": func(ss []promSeries, w runWant) error {
 		s, err := onlySeries(ss)
 		if err == nil && s.max() != w.vus {
@@ -171,6 +201,14 @@ var nativeChecks = withCommon(map[string]promCheck{
 	"4/A":  perDataNode(func(got, want, _, tol float64) bool { return near(got, want, tol) }),
 	"7/A":  quantile("p(99)", 0.1),
 	"10/A": quantile("p(50)", 0.1), "10/B": quantile("p(95)", 0.1), "10/C": quantile("p(99)", 0.1),
+	// The RTT p50 rests on a few ticks per DataNode (4 a second).
+	"12/A": perDataNodeSplit(func(got float64, dn string, w runWant) error {
+		if want := w.rttP50[dn] / 1000; !near(got, want, tolFor(w.rttCount[dn], 0.1)) {
+			return fmt.Errorf("RTT p50 %g s, the summary says %g s", got, want)
+		}
+		return nil
+	}),
+	"12/B": perDataNodeSplit(dataNodeTime),
 })
 
 var trendStatChecks = withCommon(map[string]promCheck{
@@ -180,6 +218,19 @@ var trendStatChecks = withCommon(map[string]promCheck{
 	// may miss the last calls of a loaded run: 2.5% seen) and never above the test's max.
 	"4/A": perDataNode(func(got, want, mx, tol float64) bool { return got >= want*(1-tol) && got <= mx*1.001 }),
 	"7/A": upperBound("p(99)"),
+	// The slowest series' RTT p50: at least the DataNode's (within its tolerance), at most its max.
+	"12/A": perDataNodeSplit(func(got float64, dn string, w runWant) error {
+		if lo, hi := w.rttP50[dn]/1000, w.rttMax[dn]/1000; got < lo*(1-tolFor(w.rttCount[dn], 0.1)) || got > hi*1.001 {
+			return fmt.Errorf("RTT p50 %g s; the DataNode's is %g s and its max %g s", got, lo, hi)
+		}
+		return nil
+	}),
+	"12/B": perDataNodeSplit(func(got float64, _ string, w runWant) error {
+		if mx := stat("max")(w); got < 0 || got > mx {
+			return fmt.Errorf("DataNode time %g s, the test's max %g s", got, mx)
+		}
+		return nil
+	}),
 })
 
 // influxCheck is the $__interval a query runs with and its check.
@@ -279,4 +330,34 @@ var influxChecks = map[string]influxCheck{
 	"8/A":  influxNear(whole, 1, sum, failed, 0),
 	"9/A":  influxNear(whole, 1, sum, calls, 0),
 	"11/A": influxNear(whole, 1, math.Max, failureRate, 0.01),
+	"12/A": influxPerDataNode(func(w runWant) (map[string]float64, map[string]float64) { return w.rttP50, w.rttCount }),
+	"12/B": influxPerDataNode(func(w runWant) (map[string]float64, map[string]float64) {
+		n := map[string]float64{}
+		for dn := range w.perDNP50 {
+			n[dn] = w.calls / 3
+		}
+		return w.perDNP50, n
+	}),
+	"13/A": influxNear(whole, 1, math.Max, func(w runWant) float64 { return w.slow }, 0),
+}
+
+// influxPerDataNode checks one series per DataNode whose value is a p50 of the summary
+// (want: the p50s and the counts they rest on, by DataNode, of a single-instance run).
+func influxPerDataNode(want func(runWant) (p50, count map[string]float64)) influxCheck {
+	return influxCheck{whole, func(ss []teststore.Series, w runWant) error {
+		if len(ss) != 3 {
+			return fmt.Errorf("%d series, want one per DataNode (3)", len(ss))
+		}
+		if w.stats == nil {
+			return nil
+		}
+		p50, count := want(w)
+		for _, s := range ss {
+			dn := s.Tags["datanode"]
+			if got := column([]teststore.Series{s}, 1, math.Max); !near(got, p50[dn], tolFor(count[dn], 0.05)) {
+				return fmt.Errorf("DataNode %s: p50 %g ms, the summary says %g (of %g values)", dn, got, p50[dn], count[dn])
+			}
+		}
+		return nil
+	}}
 }

@@ -43,6 +43,10 @@ type runWant struct {
 	// instances' summaries cannot be merged into quantiles.
 	stats map[string]float64
 	perDN map[string]float64 // p(99) per DataNode
+	// The echo p(50) and the network RTT's p(50), count and max per DataNode (ms) of a
+	// single-instance run, and the slow DataNodes its verdict named (the most of any instance).
+	perDNP50, rttP50, rttCount, rttMax map[string]float64
+	slow                               float64
 }
 
 func (w runWant) failureRate() float64 { return w.failed / w.calls }
@@ -57,19 +61,29 @@ func wantOf(t *testing.T, testid string, es ...summaryExport) runWant {
 		w.failed += f
 		v, _ := e.Metrics["vus_max"]["max"].(float64)
 		w.vus += v
+		s, _ := e.Metrics["dnecho_slow_datanodes"]["value"].(float64)
+		w.slow = max(w.slow, s)
 		p, _ := e.Metrics["checks"]["passes"].(float64)
 		fl, _ := e.Metrics["checks"]["fails"].(float64)
 		passes, checks = passes+p, checks+p+fl
 	}
 	w.checksRate = passes / checks
 	if len(es) == 1 {
-		w.stats, w.perDN = map[string]float64{}, map[string]float64{}
+		w.stats, w.perDN, w.perDNP50 = map[string]float64{}, map[string]float64{}, map[string]float64{}
+		w.rttP50, w.rttCount, w.rttMax = map[string]float64{}, map[string]float64{}, map[string]float64{}
 		for k, v := range es[0].Metrics["dnecho_req_duration"] {
 			w.stats[k], _ = v.(float64)
 		}
 		for name, m := range es[0].Metrics {
 			if dn, ok := strings.CutPrefix(name, "dnecho_req_duration{datanode:"); ok {
 				w.perDN[strings.TrimSuffix(dn, "}")], _ = m["p(99)"].(float64)
+				w.perDNP50[strings.TrimSuffix(dn, "}")], _ = m["p(50)"].(float64)
+			}
+			if dn, ok := strings.CutPrefix(name, "dnecho_tcp_rtt{datanode:"); ok {
+				dn = strings.TrimSuffix(dn, "}")
+				w.rttP50[dn], _ = m["p(50)"].(float64)
+				w.rttCount[dn], _ = m["count"].(float64)
+				w.rttMax[dn], _ = m["max"].(float64)
 			}
 		}
 	}

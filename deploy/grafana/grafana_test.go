@@ -161,7 +161,7 @@ func TestQueriesSelectOneRun(t *testing.T) {
 }
 
 // trendGauge matches a per-series trend stat gauge of the remote-write output.
-var trendGauge = regexp.MustCompile(`k6_dnecho_req_duration_(p\d+|max|min|avg|med|count)\b`)
+var trendGauge = regexp.MustCompile(`k6_dnecho_(?:req_duration|tcp_rtt)_(p\d+|max|min|avg|med|count)\b`)
 
 // TestPanelsSayWhatTheyShow: the highest per-series quantile is an upper bound of the test's
 // quantile, and a panel showing one says so.
@@ -244,6 +244,34 @@ func TestCompose(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestNetworkPanels: each dashboard has the "Network vs DataNode" panel, the network RTT per
+// DataNode beside the echo latency per DataNode, and the "Slow DataNodes" stat of the verdict's
+// gauge. cmd/dnecho's TestGrafanaDashboards checks their numbers against a run's summary.
+func TestNetworkPanels(t *testing.T) {
+	for _, d := range dashboards {
+		var network, slow bool
+		for _, p := range list(readJSON(t, d.file)["panels"]) {
+			title, _ := p["title"].(string)
+			var qs []string
+			for _, tg := range list(p["targets"]) {
+				q, _ := tg[d.queryKey].(string)
+				qs = append(qs, q)
+			}
+			all := strings.Join(qs, "\n")
+			switch {
+			case strings.HasPrefix(title, "Network vs DataNode"):
+				network = p["type"] == "timeseries" && strings.Contains(all, "dnecho_tcp_rtt") &&
+					strings.Contains(all, "dnecho_req_duration") && strings.Count(all, "datanode") >= 2*len(qs)
+			case title == "Slow DataNodes":
+				slow = p["type"] == "stat" && strings.Contains(all, "dnecho_slow_datanodes")
+			}
+		}
+		if !network || !slow {
+			t.Errorf("%s: Network vs DataNode panel %v, Slow DataNodes stat %v", d.file, network, slow)
 		}
 	}
 }
