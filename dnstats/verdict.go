@@ -129,9 +129,17 @@ func (s Slow) Line() string {
 		s.DataNode.Name(), Millis(s.DataNode.P99), Millis(s.OthersP99), s.Others)
 }
 
+// tailShare is the least part of a slow DataNode's p99 excess that the larger of its two p50
+// excesses (network RTT, DataNode time) must make up for Cause to name it. Below it the p50s
+// barely differ from the others' and say nothing about where the tail comes from: a DataNode
+// paused now and then (a long GC, SIGSTOP) answers most calls at once and a few very late, and
+// the delayed ACKs of the late ones nudge its RTT p50 up by a fraction of a millisecond, which
+// alone would blame the network for a tail of tens of milliseconds.
+const tailShare = 0.1
+
 // Cause says whether the DataNode's network RTT or its DataNode time is what is high: the one
-// whose excess over the others' median is larger. When neither is above the others', only its
-// tail is slow.
+// whose excess over the others' median is larger. When neither is above the others', or the
+// larger is under tailShare of the p99 excess, only its tail is slow.
 func (s Slow) Cause() string {
 	d := s.DataNode
 	if !d.HasRTT || !s.OthersHaveRTT {
@@ -144,6 +152,8 @@ func (s Slow) Cause() string {
 	switch {
 	case rttExcess <= 0 && timeExcess <= 0:
 		return "  only its tail is slow: neither its network RTT nor its DataNode time is above the others' (" + figures + ")"
+	case float64(max(rttExcess, timeExcess)) < tailShare*float64(d.P99-s.OthersP99):
+		return "  only its tail is slow: its network RTT and DataNode time at p50 are near the others' (" + figures + ")"
 	case rttExcess >= timeExcess:
 		return "  its network RTT is what is high: " + figures
 	}

@@ -56,6 +56,18 @@ func TestJudge(t *testing.T) {
 			causes: []string{"only its tail is slow"},
 		},
 		{
+			// A DataNode paused now and then: most calls at once, a few very late, and the
+			// delayed ACKs of the late ones lift its RTT p50 by half a millisecond (the real
+			// cluster's figures, e2e/realcluster TestSlowRealDataNodeIsNamed).
+			name: "a p50 excess far below the tail's is not the cause",
+			dns: []DataNode{dn("1aaaaa", 900, 1234*time.Microsecond, 7350*time.Microsecond, 556*time.Microsecond),
+				dn("2bbbbb", 900, 1314*time.Microsecond, 52900*time.Microsecond, 1080*time.Microsecond),
+				dn("3ccccc", 900, 1234*time.Microsecond, 7350*time.Microsecond, 556*time.Microsecond)},
+			opts: DefaultOptions(), judged: 3,
+			slow:   []string{"SLOW DATANODE 2bbb… (10.0.0.2:9859): p99 52.9 ms vs 7.35 ms for the other 2"},
+			causes: []string{"only its tail is slow: its network RTT and DataNode time at p50 are near the others' (network RTT p50 1.08 ms vs 0.556 ms"},
+		},
+		{
 			name: "no network figures",
 			dns:  []DataNode{dn("1aaaaa", 200, 1*ms, 2*ms, 0), dn("2bbbbb", 200, 5*ms, 30*ms, 0)},
 			opts: DefaultOptions(), judged: 2,
