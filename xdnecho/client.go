@@ -228,12 +228,14 @@ const maxCachedCalls = 256
 // watchNetwork starts the session's network watch (once per test run) at this Client's first
 // call rather than in the init context: the VU that reads the options runs the init context
 // before the run's tags (--tag, options.tags) are known, and a watch started there would tag
-// every dnecho_tcp_* sample without them (no testid for the Grafana dashboards to select).
+// every dnecho_tcp_* sample without them (no testid for the Grafana dashboards to select). The
+// watch is the session's, not this VU's: its samples carry the run tags and the Client's, never
+// the scenario or group of whichever call came first.
 func (c *client) watchNetwork() {
 	if c.watched {
 		return
 	}
 	c.watched = true
 	vu := c.inst.vu
-	c.inst.root.net.watch(c.sess, vu.Test(), c.inst.metrics, vu.Tags().Current().Merge(c.fixed))
+	c.inst.root.net.watch(c.sess, vu.Test(), c.inst.metrics, vu.Tags().Run().Merge(c.fixed))
 }

@@ -52,4 +52,11 @@ export default function () { client.echo(); }`, clusterEnv(c))
 	if n := len(rn.out.ByName(echometrics.TCPRetransmits)); n == 0 {
 		t.Error("no dnecho_tcp_retransmits sample")
 	}
+	// The watch is the session's: its samples carry the run's and the Client's tags, not the
+	// scenario of the VU whose call started it.
+	for _, s := range rn.out.ByName(echometrics.TCPRTT) {
+		if sc, ok := s.Tags.Get("scenario"); ok {
+			t.Fatalf("a dnecho_tcp_rtt sample carries scenario=%q", sc)
+		}
+	}
 }

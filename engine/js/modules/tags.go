@@ -36,6 +36,12 @@ func NewTagSet(run map[string]string, root *groups.Group) *TagSet {
 	return t
 }
 
+// Run returns the run tags alone (options.tags, --tag), for samples that belong to the test
+// rather than to one VU's scenario or group.
+func (t *TagSet) Run() *metrics.Tags {
+	return metrics.NewTags(t.run)
+}
+
 // Current returns the tags samples should carry now.
 func (t *TagSet) Current() *metrics.Tags {
 	if t.current == nil {
