@@ -54,18 +54,19 @@ func TestNetworkShare(t *testing.T) {
 	ipIn(t, ns, "link", "set", "lo", "mtu", "1500")
 
 	plain := startCluster(t, ns, 0)
-	base := measureIn(t, ns, plain)
+	base, callBase := measureIn(t, ns, plain, queueLoad), measureIn(t, ns, plain, callLoad)
 	if err := shape(ns, dataNodePort(t, plain)); err != nil {
 		t.Skipf("the kernel refused the rate limit: %v", err)
 	}
-	shaped := measureIn(t, ns, plain)
+	shaped := measureIn(t, ns, plain, queueLoad)
 	tcIn(t, ns, "qdisc", "del", "dev", "lo", "ingress")
 	plain.stop()
-	slow := measureIn(t, ns, startCluster(t, ns, 20*time.Millisecond))
-	t.Logf("unshaped:     %v", base)
-	t.Logf("shaped:       %v", shaped)
-	t.Logf("DataNode +20ms: %v", slow)
-	for _, f := range []figures{base, shaped, slow} {
+	slow := measureIn(t, ns, startCluster(t, ns, 20*time.Millisecond), callLoad)
+	t.Logf("unshaped %v: %v", queueLoad, base)
+	t.Logf("shaped %v:   %v", queueLoad, shaped)
+	t.Logf("unshaped %v: %v", callLoad, callBase)
+	t.Logf("DataNode +20ms %v: %v", callLoad, slow)
+	for _, f := range []figures{base, shaped, callBase, slow} {
 		if f.Failed > 0 {
 			t.Fatalf("calls failed: %v", f)
 		}
@@ -76,12 +77,13 @@ func TestNetworkShare(t *testing.T) {
 	if shaped.RTT < 5*base.RTT || shaped.RTT < 20*time.Millisecond {
 		t.Errorf("a rate limit that queues responses: sampled RTT %v, unshaped %v; want 5 times and 20 ms at least", shaped.RTT, base.RTT)
 	}
-	// What the RTT does not explain is mostly transfer time at the limited rate (64 KiB at
-	// 20 Mbit/s is 26 ms): the RTT is one segment's delay through the queue, while a response
+	// What the RTT does not explain is mostly transfer time at the limited rate (16 KiB at
+	// 20 Mbit/s is 6.5 ms): the RTT is one segment's delay through the queue, while a response
 	// is complete only when its last segment is through.
 	if grew := shaped.Latency - base.Latency; shaped.Rest()-base.Rest() > grew/2 {
 		t.Errorf("a rate limit: latency grew by %v, of which the RTT explains %v; want most of it", grew, shaped.RTT-base.RTT)
 	}
+	base = callBase
 	if grew := slow.Latency - base.Latency; grew < 15*time.Millisecond || grew > 40*time.Millisecond {
 		t.Errorf("a DataNode 20 ms slower: latency grew by %v (%v to %v); want about 20 ms", grew, base.Latency, slow.Latency)
 	}
@@ -142,12 +144,12 @@ func startCluster(t *testing.T, ns *realozone.NetNS, latency time.Duration) *clu
 }
 
 // measureIn runs the measuring client in ns against c.
-func measureIn(t *testing.T, ns *realozone.NetNS, c *cluster) figures {
+func measureIn(t *testing.T, ns *realozone.NetNS, c *cluster, l load) figures {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := ns.Command(ctx, os.Args[0])
-	cmd.Env = append(os.Environ(), roleEnv+"=measure", confEnv+"="+c.dir)
+	cmd.Env = append(os.Environ(), roleEnv+"=measure", confEnv+"="+c.dir, loadEnv+"="+l.String())
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -171,7 +173,7 @@ func shape(ns *realozone.NetNS, port string) error {
 	for _, s := range [][]string{
 		{"ip", "link", "add", "ifb0", "type", "ifb"},
 		{"ip", "link", "set", "ifb0", "up"},
-		// 20 Mbit/s with a 4 KB bucket: a 64 KiB response takes 26 ms, four of them 105 ms.
+		// 20 Mbit/s with a 4 KB bucket: a 16 KiB response takes 6.5 ms, sixteen of them 105 ms.
 		{"tc", "qdisc", "add", "dev", "ifb0", "root", "tbf", "rate", "20mbit", "burst", "32kbit", "latency", "400ms"},
 		{"tc", "qdisc", "add", "dev", "lo", "handle", "ffff:", "ingress"},
 		{"tc", "filter", "add", "dev", "lo", "parent", "ffff:", "protocol", "ip", "u32", "match", "ip", "sport", port, "0xffff",

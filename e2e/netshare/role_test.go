@@ -21,17 +21,39 @@ import (
 const (
 	roleEnv    = "DNECHO_NETSHARE_ROLE"
 	confEnv    = "DNECHO_NETSHARE_CONF"
+	loadEnv    = "DNECHO_NETSHARE_LOAD"
 	latencyEnv = "DNECHO_NETSHARE_LATENCY"
 )
 
-// Load of one measurement: a few workers asking for large responses, so a rate limit queues them.
-// Each worker has a client, so a connection, of its own: a queue in the network then holds every
-// worker's response, whatever each connection's HTTP/2 window (grpc-go sizes it from its own
-// estimate of the bandwidth-delay product, so one shared connection may keep much of the waiting
-// data in the DataNode's buffers, where the kernel's RTT cannot see it).
+// load is what one measurement asks for: workers, each with a client (so a connection) of its
+// own, asking for responses of resp bytes. A queue in the network then holds every worker's
+// response, whatever each connection's HTTP/2 window (grpc-go sizes it from its own estimate of
+// the bandwidth-delay product, so one shared connection may keep much of the waiting data in the
+// DataNode's buffers, where the kernel's RTT cannot see it).
+type load struct{ workers, resp int }
+
+// queueLoad keeps a rate limit's queue full: with 16 responses of 16 KiB waiting, a segment
+// waits about the whole queue (105 ms at 20 Mbit/s) and its own response's transfer (6.5 ms) is
+// a small part of a call, so the sampled RTT explains most of the latency. With 4 × 64 KiB it
+// explained 77% of it on a quiet machine and 42% with make test running beside it.
+var queueLoad = load{workers: 16, resp: 16 << 10}
+
+// callLoad measures the slowed DataNode: fewer connections, so fewer requests wait for their
+// ACK on a response that the DataNode holds back (docs/network.md, "Reading DataNode time"):
+// with 16 connections the RTT grew by 45% of the latency's growth, with 4 by about a third.
+var callLoad = load{workers: 4, resp: 64 << 10}
+
+func (l load) String() string { return fmt.Sprintf("%d/%d", l.workers, l.resp) }
+
+func parseLoad(s string) (load, error) {
+	var l load
+	if _, err := fmt.Sscanf(s, "%d/%d", &l.workers, &l.resp); err != nil || l.workers < 1 || l.resp < 0 {
+		return l, fmt.Errorf("%s %q: want WORKERS/BYTES", loadEnv, s)
+	}
+	return l, nil
+}
+
 const (
-	workers     = 4
-	respBytes   = 64 << 10
 	warmup      = 500 * time.Millisecond
 	measureFor  = 3 * time.Second
 	watchPeriod = 20 * time.Millisecond
@@ -67,7 +89,11 @@ func runRole() (code int, ok bool) {
 		err = serveCluster(os.Getenv(confEnv), os.Getenv(latencyEnv))
 	case "measure":
 		var f figures
-		if f, err = measure(os.Getenv(confEnv)); err == nil {
+		var l load
+		if l, err = parseLoad(os.Getenv(loadEnv)); err != nil {
+			break
+		}
+		if f, err = measure(os.Getenv(confEnv), l); err == nil {
 			err = json.NewEncoder(os.Stdout).Encode(f)
 		}
 	default:
@@ -99,9 +125,9 @@ func serveCluster(dir, latency string) error {
 }
 
 // measure runs the load against the cluster in dir and samples the network meanwhile.
-func measure(dir string) (figures, error) {
-	sess, err := echo.Open(context.Background(), echo.Spec{Cluster: echo.Cluster{ConfDir: dir}, ContainerID: 1, Clients: workers,
-		Request: echo.Request{PayloadResp: respBytes}}, nil)
+func measure(dir string, l load) (figures, error) {
+	sess, err := echo.Open(context.Background(), echo.Spec{Cluster: echo.Cluster{ConfDir: dir}, ContainerID: 1, Clients: l.workers,
+		Request: echo.Request{PayloadResp: int64(l.resp)}}, nil)
 	if err != nil {
 		return figures{}, err
 	}
@@ -126,7 +152,7 @@ func measure(dir string) (figures, error) {
 		}
 	})
 	var wg sync.WaitGroup
-	for w := range uint64(workers) {
+	for w := range uint64(l.workers) {
 		wg.Go(func() {
 			// No call is cut short: one cut by a deadline would be a failure, not a measurement.
 			for time.Now().Before(end) {
