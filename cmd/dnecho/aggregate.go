@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dnecho/dnecho/dnstats"
-	"github.com/dnecho/dnecho/echometrics"
 	"github.com/dnecho/dnecho/engine/aggregate"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/output"
@@ -120,8 +119,10 @@ func runAggregate(sig *signals, s streams, f *aggregateFlags, dns aggregateDataN
 		return err
 	}
 	var report *dashboard.Output
+	// The instances' samples name DataNodes by uuid only: no addresses for the report's verdict.
+	charts := dashboardCharts(dns.opts, nil)
 	if f.report != "" {
-		if report, err = dashboard.New(output.Params{Arg: "port=-1&export=" + f.report, Logger: log, Charts: echometrics.Charts}); err != nil {
+		if report, err = dashboard.New(output.Params{Arg: "port=-1&export=" + f.report, Logger: log, Charts: charts}); err != nil {
 			return withCode(exitcode.InvalidConfig, fmt.Errorf("--report: %w", err))
 		}
 		if err := report.Start(); err != nil {
@@ -129,7 +130,7 @@ func runAggregate(sig *signals, s streams, f *aggregateFlags, dns aggregateDataN
 		}
 	}
 	o := aggregate.Options{Listener: ln, Interval: f.interval, JoinTimeout: f.joinTimeout, Instances: f.instances, Logger: log,
-		Charts: echometrics.Charts}
+		Charts: charts}
 	if report != nil {
 		o.Samples, o.Thresholds = samplesTo{report}, report.SetThresholds
 	}

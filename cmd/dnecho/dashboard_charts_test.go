@@ -55,8 +55,9 @@ func TestDashboardVerdict(t *testing.T) {
 	}
 }
 
-// reportDoc is the part of the report's data this test reads.
+// reportDoc is the part of a report's data the tests read.
 type reportDoc struct {
+	Network bool                  `json:"network"`
 	Servers []dashboard.ServerRow `json:"servers"`
 	Verdict []string              `json:"verdict"`
 }
@@ -84,13 +85,19 @@ func dashboardReport(t *testing.T, charts output.Charts, gen func(*echometrics.S
 	if err := o.Finish(output.End{}); err != nil {
 		t.Fatal(err)
 	}
+	return readReport(t, file)
+}
+
+// readReport reads the data of an HTML report the web dashboard wrote.
+func readReport(t *testing.T, file string) reportDoc {
+	t.Helper()
 	html, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sub := regexp.MustCompile(`(?s)id="dnecho-data">(.*?)</script>`).FindSubmatch(html)
 	if sub == nil {
-		t.Fatal("the report holds no data")
+		t.Fatalf("%s holds no report data", file)
 	}
 	var doc reportDoc
 	if err := json.Unmarshal(sub[1], &doc); err != nil {

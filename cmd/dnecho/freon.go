@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -203,7 +204,15 @@ func runDNEcho(sig *signals, s streams, f *dnEchoFlags) error {
 		return withCode(exitUsage, err)
 	}
 	logw := freon.NewLogWriter(s.err, nil)
-	outSet, err := openFreonOutputs(f.out, env, s, logw)
+	// The dashboard's live verdict names DataNodes with the addresses the calls reached; the
+	// outputs are opened before the session, so it reads them once the watch exists.
+	var watched atomic.Pointer[freonDataNodes]
+	outSet, err := openFreonOutputs(f.out, env, s, logw, dashboardCharts(f.slow, func() map[string]string {
+		if d := watched.Load(); d != nil {
+			return d.addrMap()
+		}
+		return nil
+	}))
 	if err != nil {
 		return err
 	}
@@ -221,6 +230,7 @@ func runDNEcho(sig *signals, s streams, f *dnEchoFlags) error {
 		return err
 	}
 	dns := watchDataNodes(sess, f.slow, outs)
+	watched.Store(dns)
 	res, err := freon.Generator{
 		Options: f.run, Prefix: freon.ResolvePrefix(f.run.Prefix, os.Getenv, randIndex),
 		Interactive: interactive, Out: s.out, Log: logw, Appendix: dns.appendix,

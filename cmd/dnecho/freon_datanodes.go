@@ -74,3 +74,13 @@ func (d *freonDataNodes) dataNodes(res *freon.Result) []dnstats.DataNode {
 	}
 	return d.net.Fill(dns)
 }
+
+// addrMap is the addresses the calls have reached so far, by uuid.
+func (d *freonDataNodes) addrMap() map[string]string {
+	out := map[string]string{}
+	d.addrs.Range(func(k, v any) bool {
+		out[k.(string)] = v.(string)
+		return true
+	})
+	return out
+}

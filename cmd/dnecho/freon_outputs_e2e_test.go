@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dnecho/dnecho/dnstats"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/minitest"
 )
@@ -62,6 +63,12 @@ func TestFreonOutputs(t *testing.T) {
 	}
 	if !strings.Contains(string(html), "Successful executions: 300") {
 		t.Errorf("the HTML report lacks the freon report")
+	}
+	// It charts network vs DataNode as run's does; one DataNode gives no verdict but says so.
+	doc := readReport(t, report)
+	if !doc.Network || len(doc.Servers) != 1 || doc.Servers[0].Label != dnstats.ShortUUID(c.DataNodes()[0].UUID()) ||
+		len(doc.Verdict) != 1 || !strings.HasPrefix(doc.Verdict[0], "No slow-DataNode verdict") {
+		t.Errorf("report: network chart %v, DataNodes %+v, verdict %q", doc.Network, doc.Servers, doc.Verdict)
 	}
 
 	r = dnecho(t, 30*time.Second, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "-n", "1", "-o", "carrier-pigeon")

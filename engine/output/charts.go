@@ -33,11 +33,11 @@ type Server struct {
 	Retransmits float64
 }
 
-// Metrics lists the metrics the charts read: Latency and Requests when named, and the
-// iteration metrics every script has.
+// Metrics lists the metrics the charts read: Latency, Requests, Network and Retransmits when
+// named, and the iteration metrics every script has.
 func (c Charts) Metrics() []string {
 	var out []string
-	for _, m := range []string{c.Latency, c.Requests} {
+	for _, m := range []string{c.Latency, c.Requests, c.Network, c.Retransmits} {
 		if m != "" {
 			out = append(out, m)
 		}
