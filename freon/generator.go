@@ -52,8 +52,7 @@ func (g Generator) Run(ctx context.Context) (*Result, error) {
 				fmt.Sprintf("more than %d failed tasks: further errors are only counted (see the breakdown at the end)", MaxLoggedErrors))
 		}
 	}
-	groups := &groupRecorder{}
-	runner, err := newRunner(cfg, groups.wrap(g.Task))
+	runner, err := newRunner(cfg, g.Task)
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +63,6 @@ func (g Generator) Run(ctx context.Context) (*Result, error) {
 	})
 	res := runner.Run(ctx)
 	bar.terminate()
-	res.Groups = groups.stats()
 
 	now := time.Now()
 	rep := res.reportAt(now)

@@ -1,10 +1,9 @@
 package freon
 
 import (
-	"context"
 	"slices"
 	"strings"
-	"sync"
+	"time"
 
 	"github.com/dnecho/dnecho/internal/quantile"
 )
@@ -23,26 +22,23 @@ type GroupStats struct {
 	Exact bool
 }
 
-// groupShards spreads the groups' stores over locks by task id: consecutive tasks (the attempt
-// counter) come from different workers, so workers rarely wait on each other, while the number
-// of histograms a long run can grow to stays groupShards per group, however many threads run.
-const groupShards = 16
-
-// groupExactCap is how many latencies a group keeps exactly (8 bytes each, so 8 MiB per group)
-// before its percentiles come from a histogram: a per-group p50 or p99 needs no more.
+// groupExactCap is how many latencies a group keeps exactly over all workers (8 bytes each, so
+// 8 MiB per group) before its percentiles come from a histogram: a per-group p50 or p99 needs no
+// more.
 const groupExactCap = 1 << 20
 
-// groupRecorder keeps the latency of each task group. It sits outside the runner, as a wrapper
-// of the task, so that both loops record groups alike; a task is counted unless it was
-// interrupted, as the runner counts it.
-type groupRecorder struct {
-	shards [groupShards]groupShard
-}
-
-type groupShard struct {
-	mu     sync.Mutex
-	groups map[string]*groupData
-	_      [40]byte // keep neighbouring shards' locks off one cache line
+// workerGroups keeps the latencies of each task group one worker timed, beside its recorder and
+// like it written by that worker alone: no lock on the hot path. (A first version kept the groups
+// outside the runner, in stores shared by all workers behind sharded locks; on a reused stream
+// at 32 threads that cost 0.5–0.8 µs of a 4.5 µs call, BENCHMARKS.md.) Workers record only
+// tasks that were not interrupted, as the runner counts them.
+type workerGroups struct {
+	limit  int // exact latencies this worker keeps per group
+	byName map[string]*groupData
+	// last is the group of the worker's previous task: a worker often calls the same DataNode
+	// again, whose uuid string is then the same one, so the comparison is a pointer's.
+	lastName string
+	last     *groupData
 }
 
 type groupData struct {
@@ -50,42 +46,36 @@ type groupData struct {
 	failures int64
 }
 
-// wrap returns task recording each outcome's group.
-func (g *groupRecorder) wrap(task Task) Task {
-	return func(ctx context.Context, taskID int) Outcome {
-		out := task(ctx, taskID)
-		if out.Group != "" && (out.Err == nil || !out.Interrupted && ctx.Err() == nil) {
-			g.record(taskID, out)
+func (w *workerGroups) add(name string, latency time.Duration, failed bool) {
+	d := w.last
+	if d == nil || name != w.lastName {
+		if d = w.byName[name]; d == nil {
+			if w.byName == nil {
+				w.byName = map[string]*groupData{}
+			}
+			d = &groupData{lat: quantile.New(w.limit, 1)}
+			w.byName[name] = d
 		}
-		return out
+		w.lastName, w.last = name, d
 	}
-}
-
-func (g *groupRecorder) record(taskID int, out Outcome) {
-	s := &g.shards[uint(taskID)%groupShards]
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.groups == nil {
-		s.groups = map[string]*groupData{}
-	}
-	d := s.groups[out.Group]
-	if d == nil {
-		d = &groupData{lat: quantile.New(groupExactCap/groupShards, 1)}
-		s.groups[out.Group] = d
-	}
-	d.lat.Add(float64(out.Latency))
-	if out.Err != nil {
+	d.lat.Add(float64(latency))
+	if failed {
 		d.failures++
 	}
 }
 
-// stats merges the shards once the workers have stopped; nil without groups. The groups are
-// sorted by name.
-func (g *groupRecorder) stats() []GroupStats {
+// groupLimit is each of workers' exact share of groupExactCap.
+func groupLimit(workers int) int {
+	return max(1, groupExactCap/workers)
+}
+
+// mergeGroups merges the workers' groups once they have stopped; nil without groups. The groups
+// are sorted by name.
+func mergeGroups(recs []*recorder) []GroupStats {
 	stores := map[string][]*quantile.Store{}
 	failures := map[string]int64{}
-	for i := range g.shards {
-		for name, d := range g.shards[i].groups {
+	for _, r := range recs {
+		for name, d := range r.groups.byName {
 			stores[name] = append(stores[name], d.lat)
 			failures[name] += d.failures
 		}

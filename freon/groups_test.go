@@ -54,19 +54,33 @@ func TestGeneratorGroups(t *testing.T) {
 	}
 }
 
-// Interrupted tasks are in no group, as they are in no other statistic.
+// Interrupted tasks are in no group, as they are in no other statistic; a failed one is.
 func TestGroupsSkipInterrupted(t *testing.T) {
-	var g groupRecorder
-	task := g.wrap(func(_ context.Context, id int) Outcome {
-		return Outcome{Group: "a", Latency: time.Millisecond, Err: errors.New("cancelled"), Interrupted: id > 0}
-	})
-	task(context.Background(), 0)
-	task(context.Background(), 1)
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	task(ctx, 0)
-	if s := g.stats(); len(s) != 1 || s[0].Count != 1 || s[0].Failures != 1 {
-		t.Errorf("stats %+v", s)
+	res := mustRun(t, context.Background(), runConfig{Threads: 1, NumberOfTests: 3, FailAtEnd: true},
+		func(_ context.Context, id int) Outcome {
+			return Outcome{Group: "a", Latency: time.Millisecond, Err: errors.New("cancelled"), Interrupted: id > 0}
+		})
+	if s := res.Groups; len(s) != 1 || s[0].Count != 1 || s[0].Failures != 1 || res.Interrupted != 1 {
+		t.Errorf("groups %+v, %d interrupted", s, res.Interrupted)
+	}
+}
+
+// Each worker keeps its own groups, merged at the end: 32 workers calling three groups in turn
+// give each group every one of its calls, exactly.
+func TestGroupsMergeWorkers(t *testing.T) {
+	names := []string{"x", "y", "z"}
+	res := mustRun(t, context.Background(), runConfig{Threads: 32, NumberOfTests: 3000},
+		func(_ context.Context, id int) Outcome {
+			return Outcome{Group: names[id%3], Latency: time.Duration(id/3+1) * time.Microsecond}
+		})
+	if len(res.Groups) != 3 {
+		t.Fatalf("groups %+v", res.Groups)
+	}
+	for i, g := range res.Groups {
+		// Each group holds 1..1000 µs once each: Dropwizard's median is at 500.5.
+		if g.Group != names[i] || g.Count != 1000 || !g.Exact || g.Median != 500500 || g.Max != int64(1000*time.Microsecond) {
+			t.Errorf("group %d: %+v", i, g)
+		}
 	}
 }
 

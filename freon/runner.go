@@ -147,7 +147,7 @@ func (r *taskRunner) Run(ctx context.Context) *Result {
 func (r *taskRunner) run(ctx context.Context) *Result {
 	r.recs = make([]*recorder, r.workers)
 	for i := range r.recs {
-		r.recs[i] = newRecorder(r.limit)
+		r.recs[i] = newRecorder(r.limit, groupLimit(r.workers))
 	}
 	if r.cfg.Rate.Open() {
 		r.delays = make([]*delayRecorder, r.workers)
@@ -215,6 +215,9 @@ func (r *taskRunner) finish(ctx context.Context, rec *recorder, taskID int, out 
 		return true
 	}
 	rec.record(latency, r.cfg.Clock.Now().Sub(r.start))
+	if out.Group != "" {
+		rec.groups.add(out.Group, out.Latency, out.Err != nil)
+	}
 	if out.Err != nil {
 		r.failures.Add(1)
 		if out.Label != "" {
@@ -279,6 +282,7 @@ func (r *taskRunner) result(end time.Time, interrupted []int64) *Result {
 		Latency:       stats,
 		perTick:       perTick,
 		Loop:          r.loop(),
+		Groups:        mergeGroups(r.recs),
 	}
 	res.Successes = stats.Count - res.Failures
 	for _, n := range interrupted {

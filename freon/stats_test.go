@@ -14,7 +14,7 @@ func TestExactQuantilesAcrossWorkers(t *testing.T) {
 	var recs []*recorder
 	var all []int64
 	for range 5 {
-		rec := newRecorder(0)
+		rec := newRecorder(0, 1)
 		for range r.IntN(200) {
 			v := r.Int64N(1_000_000) + 1
 			rec.record(time.Duration(v), 0)
@@ -67,7 +67,7 @@ func TestMomentsMerge(t *testing.T) {
 // Past its share of the cap a worker moves to the histogram; the result is approximate
 // but within 3 significant digits, and count/min/max/mean stay exact.
 func TestRecorderFallback(t *testing.T) {
-	recs := []*recorder{newRecorder(100), newRecorder(100)}
+	recs := []*recorder{newRecorder(100, 1), newRecorder(100, 1)}
 	for i := int64(1); i <= 1000; i++ {
 		recs[i%2].record(time.Duration(i)*time.Microsecond, 0)
 	}
