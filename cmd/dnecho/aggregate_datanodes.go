@@ -6,7 +6,7 @@ import (
 	"github.com/dnecho/dnecho/dnstats"
 	"github.com/dnecho/dnecho/echometrics"
 	"github.com/dnecho/dnecho/engine/aggregate"
-	"github.com/dnecho/dnecho/engine/runner"
+	"github.com/dnecho/dnecho/engine/ingest"
 	"github.com/dnecho/dnecho/engine/summary"
 )
 
@@ -25,18 +25,18 @@ type aggregateDataNodes struct{ opts dnstats.Options }
 // hooks; the instances' own dnecho_slow_datanodes, each judged on its share, are left out.
 func (d aggregateDataNodes) configure(o *aggregate.Options) {
 	for _, m := range echometrics.PerDataNode {
-		o.Breakdowns = append(o.Breakdowns, aggregate.Breakdown{Metric: m, Tag: echometrics.TagDataNode})
+		o.Breakdowns = append(o.Breakdowns, ingest.ByTag{Metric: m, Tag: echometrics.TagDataNode})
 	}
 	o.Computed = append(o.Computed, echometrics.SlowDataNodes)
 	o.DuringTest, o.EndOfTest = d.duringTest, d.endOfTest
 }
 
 // duringTest is aggregate.Options.DuringTest: the gauge every --threshold-interval.
-func (d aggregateDataNodes) duringTest(e aggregate.End) {
-	setSlowGauge(runner.End(e), len(dnstats.Judge(echometrics.DataNodes(e.Snapshot, nil), d.opts).Slow))
+func (d aggregateDataNodes) duringTest(e ingest.End) {
+	setSlowGauge(e, len(dnstats.Judge(echometrics.DataNodes(e.Snapshot, nil), d.opts).Slow))
 }
 
 // endOfTest is aggregate.Options.EndOfTest.
-func (d aggregateDataNodes) endOfTest(e aggregate.End) []summary.Section {
-	return judgeDataNodes(runner.End(e), nil, d.opts)
+func (d aggregateDataNodes) endOfTest(e ingest.End) []summary.Section {
+	return judgeDataNodes(e, nil, d.opts)
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/dnecho/dnecho/dnstats"
 	"github.com/dnecho/dnecho/echometrics"
+	"github.com/dnecho/dnecho/engine/ingest"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/null"
 	"github.com/dnecho/dnecho/engine/options"
@@ -273,10 +274,10 @@ func boolSetting(cmd *cobra.Command, env map[string]string, flag, envName string
 }
 
 // dnechoBreakdowns asks the summary for the k6/x/dnecho metrics per DataNode.
-func dnechoBreakdowns() []runner.Breakdown {
-	var b []runner.Breakdown
+func dnechoBreakdowns() []ingest.ByTag {
+	var b []ingest.ByTag
 	for _, m := range dnechoext.PerDataNode {
-		b = append(b, runner.Breakdown{Metric: m, Tag: dnechoext.TagDataNode})
+		b = append(b, ingest.ByTag{Metric: m, Tag: dnechoext.TagDataNode})
 	}
 	return b
 }

@@ -9,9 +9,9 @@ import (
 
 	"github.com/dnecho/dnecho/dnstats"
 	"github.com/dnecho/dnecho/echometrics"
+	"github.com/dnecho/dnecho/engine/ingest"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/metrics"
-	"github.com/dnecho/dnecho/engine/runner"
 	"github.com/dnecho/dnecho/engine/summary"
 	"github.com/dnecho/dnecho/internal/exitcode"
 	dnechoext "github.com/dnecho/dnecho/xdnecho"
@@ -39,7 +39,7 @@ func (d *runDataNodes) factory() modules.Module {
 }
 
 // endOfTest is runner.Config.EndOfTest.
-func (d *runDataNodes) endOfTest(e runner.End) []summary.Section {
+func (d *runDataNodes) endOfTest(e ingest.End) []summary.Section {
 	root := d.root.Load()
 	if root == nil {
 		return nil // the script does not import k6/x/dnecho
@@ -56,7 +56,7 @@ func (d *runDataNodes) endOfTest(e runner.End) []summary.Section {
 // far and sets dnecho_slow_datanodes, so that an abortOnFail threshold on it stops the run as
 // soon as a DataNode is slow. The gauge is set at every period, changed or not: outputs chart
 // it as a line, and the threshold judges its latest value.
-func (d *runDataNodes) duringTest(e runner.End) {
+func (d *runDataNodes) duringTest(e ingest.End) {
 	if d.root.Load() == nil {
 		return // the script does not import k6/x/dnecho
 	}
@@ -67,7 +67,7 @@ func (d *runDataNodes) duringTest(e runner.End) {
 // to the number of slow DataNodes, and returns the summary's sections: the per-DataNode table and
 // the verdict (none without DataNodes). addrs gives the DataNodes' addresses by uuid (nil: none
 // known). `dnecho aggregate` calls it too, over every instance's samples.
-func judgeDataNodes(e runner.End, addrs map[string]string, opts dnstats.Options) []summary.Section {
+func judgeDataNodes(e ingest.End, addrs map[string]string, opts dnstats.Options) []summary.Section {
 	dns := echometrics.DataNodes(e.Snapshot, addrs)
 	v := dnstats.Judge(dns, opts)
 	setSlowGauge(e, len(v.Slow))
@@ -81,7 +81,7 @@ func judgeDataNodes(e runner.End, addrs map[string]string, opts dnstats.Options)
 }
 
 // setSlowGauge pushes one sample of dnecho_slow_datanodes, when the test registered it.
-func setSlowGauge(e runner.End, slow int) {
+func setSlowGauge(e ingest.End, slow int) {
 	if m := e.Registry.Get(echometrics.SlowDataNodes); m != nil {
 		e.Push.PushSamples([]metrics.Sample{{Metric: m, Time: e.Time, Value: float64(slow), Tags: e.Tags}})
 	}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/dnecho/dnecho/dnstats"
 	"github.com/dnecho/dnecho/echometrics"
-	"github.com/dnecho/dnecho/engine/aggregate"
 	"github.com/dnecho/dnecho/engine/ingest"
 	"github.com/dnecho/dnecho/engine/metrics"
 )
@@ -58,7 +57,7 @@ func liveTick(c *ingest.Collector, reg *metrics.Registry, d aggregateDataNodes) 
 			snap.Breakdowns = append(snap.Breakdowns, b)
 		}
 	}
-	d.duringTest(aggregate.End{Snapshot: snap, Registry: reg, Push: c, Time: time.Now(), Tags: metrics.NewTags(nil)})
+	d.duringTest(ingest.End{Snapshot: snap, Registry: reg, Push: c, Time: time.Now(), Tags: metrics.NewTags(nil)})
 }
 
 // The live gauge counts the slow DataNode.

@@ -57,7 +57,7 @@ type Options struct {
 	// (the report shows their state). It must not block.
 	Thresholds func(*threshold.Set)
 	// Breakdowns are merged per tag value for the hooks below; the summary shows them too.
-	Breakdowns []Breakdown
+	Breakdowns []ingest.ByTag
 	// Computed names the metrics the front end sets on the whole test through the hooks below
 	// (a verdict gauge): the instances' own samples of them, each made from its own share, are
 	// not merged.
@@ -65,11 +65,11 @@ type Options struct {
 	// DuringTest, when set, is called every Interval, just before the thresholds are evaluated,
 	// with the Breakdowns merged so far: what it pushes counts for that evaluation, so an
 	// abortOnFail threshold on the gauge it sets stops every instance. It must return quickly.
-	DuringTest func(End)
+	DuringTest func(ingest.End)
 	// EndOfTest, when set, is called once every instance has ended, before the thresholds'
 	// final evaluation: what it pushes counts for it, and the sections it returns are
 	// Result.Sections (runner.Config.EndOfTest for the whole test).
-	EndOfTest func(End) []summary.Section
+	EndOfTest func(ingest.End) []summary.Section
 	// Token, when set, is the secret every instance must present (its Auth frame) before
 	// anything else it sends is read: without it anyone who reaches the listener could join the
 	// test, or post a passing outcome with no samples.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dnecho/dnecho/engine/aggregate"
+	"github.com/dnecho/dnecho/engine/ingest"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/runner"
 	"github.com/dnecho/dnecho/engine/summary"
@@ -38,8 +39,8 @@ func script(executor, size string, abort bool) string {
 
 // judge sets extmod_verdict to 1 when server b's median is more than twice a's, and counts the
 // servers it saw.
-func judge(seen *atomic.Int64) func(aggregate.End) {
-	return func(e aggregate.End) {
+func judge(seen *atomic.Int64) func(ingest.End) {
+	return func(e ingest.End) {
 		b, ok := e.Snapshot.Breakdown("extmod_latency", "server")
 		if !ok {
 			return
@@ -60,7 +61,7 @@ func judge(seen *atomic.Int64) func(aggregate.End) {
 }
 
 func hookOptions(o *aggregate.Options) {
-	o.Breakdowns = []aggregate.Breakdown{{Metric: "extmod_latency", Tag: "server"}}
+	o.Breakdowns = []ingest.ByTag{{Metric: "extmod_latency", Tag: "server"}}
 	o.Computed = []string{"extmod_verdict"}
 }
 
@@ -80,7 +81,7 @@ func TestEndOfTestHook(t *testing.T) {
 	var seen atomic.Int64
 	addr, wait := startAggregatorWith(t, func(o *aggregate.Options) {
 		hookOptions(o)
-		o.EndOfTest = func(e aggregate.End) []summary.Section {
+		o.EndOfTest = func(e ingest.End) []summary.Section {
 			judge(&seen)(e)
 			return []summary.Section{{Title: "per server", Lines: []string{"SLOW b"}}}
 		}

@@ -39,18 +39,6 @@ func (t *testRun) duringTest(now time.Time) {
 	if t.cfg.DuringTest == nil {
 		return
 	}
-	t.cfg.DuringTest(End{Snapshot: t.breakdowns(), Registry: t.reg, Push: t.collector, Time: now, Tags: metrics.NewTags(t.opts.Tags)})
-}
-
-// breakdowns copies the sinks of Config.Breakdowns only: the collector holds its lock for one
-// breakdown at a time, and the metrics' own sinks, which a full snapshot would copy too, are not
-// needed.
-func (t *testRun) breakdowns() *ingest.Snapshot {
-	snap := &ingest.Snapshot{}
-	for _, b := range t.cfg.Breakdowns {
-		if bd, ok := t.collector.GroupBy(b.Metric, b.Tag); ok {
-			snap.Breakdowns = append(snap.Breakdowns, bd)
-		}
-	}
-	return snap
+	t.cfg.DuringTest(ingest.End{Snapshot: t.collector.BreakdownsOf(t.cfg.Breakdowns), Registry: t.reg, Push: t.collector, Time: now,
+		Tags: metrics.NewTags(t.opts.Tags)})
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dnecho/dnecho/engine/ingest"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/null"
 	"github.com/dnecho/dnecho/engine/options"
@@ -26,8 +27,8 @@ export default function () {
 
 // endOfTest is a hook that judges server b slow when its latency is more than twice a's: it
 // sets the verdict gauge and adds a section.
-func endOfTest(seen *int) func(End) []summary.Section {
-	return func(e End) []summary.Section {
+func endOfTest(seen *int) func(ingest.End) []summary.Section {
+	return func(e ingest.End) []summary.Section {
 		b, ok := e.Snapshot.Breakdown("extmod_latency", "server")
 		if !ok {
 			return nil
@@ -53,7 +54,7 @@ func TestEndOfTest(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			seen := 0
 			out := runScript(t, endOfTestScript, options.Options{SummaryMode: null.From(mode)}, func(c *Config) {
-				c.Breakdowns = []Breakdown{{Metric: "extmod_latency", Tag: "server"}}
+				c.Breakdowns = []ingest.ByTag{{Metric: "extmod_latency", Tag: "server"}}
 				c.EndOfTest = endOfTest(&seen)
 			}, nil)
 			if ExitCode(out.err) != exitcode.ThresholdsFailed {
@@ -102,8 +103,8 @@ func TestDuringTestAborts(t *testing.T) {
 	onlyBreakdowns.Store(true)
 	judge := endOfTest(new(int))
 	out := runScript(t, duringTestScript, options.Options{SummaryMode: null.From("disabled")}, func(c *Config) {
-		c.Breakdowns = []Breakdown{{Metric: "extmod_latency", Tag: "server"}}
-		c.DuringTest = func(e End) {
+		c.Breakdowns = []ingest.ByTag{{Metric: "extmod_latency", Tag: "server"}}
+		c.DuringTest = func(e ingest.End) {
 			calls.Add(1)
 			if len(e.Snapshot.Series) > 0 || e.Time.IsZero() {
 				onlyBreakdowns.Store(false)

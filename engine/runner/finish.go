@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/dnecho/dnecho/engine/ingest"
 	"github.com/dnecho/dnecho/engine/js/groups"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/metrics"
@@ -66,7 +67,7 @@ func (t *testRun) endOfTest() {
 	if t.cfg.EndOfTest == nil || t.started.IsZero() {
 		return
 	}
-	t.sections = t.cfg.EndOfTest(End{
+	t.sections = t.cfg.EndOfTest(ingest.End{
 		Snapshot: t.collector.Snapshot(), Registry: t.reg,
 		Push: t.collector, Time: t.ended, Tags: metrics.NewTags(t.opts.Tags),
 	})

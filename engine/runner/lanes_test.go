@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dnecho/dnecho/engine/ingest"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/options"
 	"github.com/dnecho/dnecho/engine/summary"
@@ -49,7 +50,7 @@ export default function () {
 // Counts, percentiles, extremes, counter sums, rates, checks and threshold outcomes are equal;
 // sums may differ in the last bits (another order of additions).
 func TestLanesAgree(t *testing.T) {
-	breakdown := func(c *Config) { c.Breakdowns = []Breakdown{{Metric: "lane_trend", Tag: "kind"}} }
+	breakdown := func(c *Config) { c.Breakdowns = []ingest.ByTag{{Metric: "lane_trend", Tag: "kind"}} }
 	fast := runScript(t, lanesScript, options.Options{}, breakdown, nil)
 	jsonPath := filepath.Join(t.TempDir(), "out.json")
 	full := runScript(t, lanesScript, options.Options{Out: []string{"json=" + jsonPath}}, breakdown, nil)

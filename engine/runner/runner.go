@@ -23,7 +23,6 @@ import (
 	"github.com/dnecho/dnecho/engine/ingest"
 	"github.com/dnecho/dnecho/engine/js"
 	"github.com/dnecho/dnecho/engine/js/modules"
-	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/options"
 	"github.com/dnecho/dnecho/engine/output"
 	"github.com/dnecho/dnecho/engine/restapi"
@@ -55,7 +54,7 @@ type Config struct {
 	ScriptOptions json.RawMessage
 	// Breakdowns are the metrics the summary shows per value of a tag (e.g. a protocol module's
 	// latency per server), so one slow server stands out.
-	Breakdowns []Breakdown
+	Breakdowns []ingest.ByTag
 	// Charts names the metrics and tags the web dashboard charts as calls (a protocol module's);
 	// empty, it charts iterations.
 	Charts output.Charts
@@ -64,14 +63,14 @@ type Config struct {
 	// it pushes to End.Push reach the outputs and count for those thresholds (a protocol module's
 	// verdict on its servers, as a gauge), and the sections it returns follow the metrics in the
 	// text summary. Breakdowns are kept for it even when the summary is disabled.
-	EndOfTest func(End) []summary.Section
+	EndOfTest func(ingest.End) []summary.Section
 	// DuringTest, when set, is called every threshold evaluation period (threshold.DefaultInterval,
 	// 2 s) while the scenarios run, just before the thresholds are evaluated, with the
 	// Breakdowns aggregated so far: samples it pushes to End.Push count for that evaluation, so
 	// an abortOnFail threshold on the gauge it sets stops the run as soon as the verdict turns.
 	// It runs on the threshold watch's goroutine and should return quickly: the breakdowns are
 	// copied once per period, never per sample.
-	DuringTest func(End)
+	DuringTest func(ingest.End)
 	// StartDelayMetric names the Trend (time) of how late arrival-rate iterations started
 	// compared with their schedule, so that a generator that falls behind shows before it shows
 	// as dropped_iterations (the front end picks the name); empty, start delays are not recorded.
@@ -107,23 +106,6 @@ type Config struct {
 	// fit in the memory the process may use (internal/vumemory) fails with exit code 104 before
 	// any VU is initialised.
 	NoVUMemoryCheck bool
-}
-
-// Breakdown asks the summary for one line per value of Tag under Metric.
-type Breakdown struct{ Metric, Tag string }
-
-// End is what Config.EndOfTest and Config.DuringTest are given.
-type End struct {
-	// Snapshot is everything the run aggregated, breakdowns included; for DuringTest it holds
-	// the breakdowns of Config.Breakdowns only (no metric sinks, no check tree).
-	Snapshot *ingest.Snapshot
-	// Registry holds the run's metrics, for the ones the samples pushed are of.
-	Registry *metrics.Registry
-	// Push takes the samples of the verdict; Time is when the test ended (for DuringTest, the
-	// tick's time) and Tags are the run's tags, their time and tags.
-	Push metrics.Pusher
-	Time time.Time
-	Tags *metrics.Tags
 }
 
 // Display shows a run to a person; *ui.Display implements it.

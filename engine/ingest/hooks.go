@@ -1,0 +1,41 @@
+package ingest
+
+import (
+	"time"
+
+	"github.com/dnecho/dnecho/engine/metrics"
+)
+
+// ByTag names a breakdown a front end asks for: Metric's samples aggregated apart per value of
+// the tag Tag (TrackBreakdown), as the summary lists them and the front end's hooks read them.
+type ByTag struct{ Metric, Tag string }
+
+// End is what a test's aggregated state gives a front end's hooks, during the test and at its end:
+// the single run's (engine/runner) and the distributed test's (engine/aggregate), which merges
+// every instance's samples.
+type End struct {
+	// Snapshot is everything aggregated, breakdowns included; during the test it holds only the
+	// breakdowns the front end asked for (BreakdownsOf: no metric sinks, no check tree).
+	Snapshot *Snapshot
+	// Registry holds the test's metrics, for the ones the samples pushed are of.
+	Registry *metrics.Registry
+	// Push takes the hook's own samples (a verdict gauge): they count for the thresholds. Time is
+	// when they are made (the end of the test, or the tick's time) and Tags the tags to give them
+	// (the run's; none for the aggregator, which has no run tags of its own).
+	Push metrics.Pusher
+	Time time.Time
+	Tags *metrics.Tags
+}
+
+// BreakdownsOf copies the breakdowns asked for, and only them: the lock is held for one
+// breakdown at a time, and the metrics' own sinks, which Snapshot would copy too, are left out.
+// A breakdown not tracked, or with no sample yet, is absent.
+func (c *Collector) BreakdownsOf(bys []ByTag) *Snapshot {
+	snap := &Snapshot{}
+	for _, b := range bys {
+		if bd, ok := c.GroupBy(b.Metric, b.Tag); ok {
+			snap.Breakdowns = append(snap.Breakdowns, bd)
+		}
+	}
+	return snap
+}
