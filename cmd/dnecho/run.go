@@ -227,7 +227,7 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 	if err != nil {
 		return err
 	}
-	slow, err := f.slowOptions(cmd, sysEnv)
+	slow, err := slowOptions(cmd, sysEnv, f.slowFactor)
 	if err != nil {
 		return err
 	}

@@ -87,12 +87,6 @@ func setSlowGauge(e ingest.End, slow int) {
 	}
 }
 
-// slowOptions are the verdict's options: --slow-factor when given, else DNECHO_SLOW_FACTOR, else
-// the default.
-func (f *runFlags) slowOptions(cmd *cobra.Command, env map[string]string) (dnstats.Options, error) {
-	return slowOptions(cmd, env, f.slowFactor)
-}
-
 // slowOptions are the verdict's options of a command with a --slow-factor flag (factor its
 // value): the flag when given, else DNECHO_SLOW_FACTOR, else the default. A bad value is one
 // line naming the flag or the variable, exit code 104.
