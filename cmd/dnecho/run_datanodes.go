@@ -45,11 +45,7 @@ func (d *runDataNodes) endOfTest(e ingest.End) []summary.Section {
 		return nil // the script does not import k6/x/dnecho
 	}
 	root.StopNetwork()
-	addrs := map[string]string{}
-	for uuid, dn := range root.DataNodes() {
-		addrs[uuid] = dn.Addr
-	}
-	return judgeDataNodes(e, addrs, d.opts)
+	return judgeDataNodes(e, d.addrs(), d.opts)
 }
 
 // duringTest is runner.Config.DuringTest: every threshold period (2 s) it judges the calls so
