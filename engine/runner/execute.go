@@ -143,7 +143,8 @@ func (t *testRun) runScenarios(ctx context.Context) error {
 		if t.cfg.Aggregation != nil {
 			onAbort = func(error) {} // the aggregator judges aborts on the whole test
 		}
-		wg.Go(func() { t.watch(watchCtx, onAbort) })
+		elapsed := func() time.Duration { return t.sched.InstanceStats().CurrentTestRunDuration }
+		wg.Go(func() { t.ths.Watch(watchCtx, t.collector, elapsed, 0, t.duringTest, onAbort) })
 	}
 	err := t.sched.Run(context.Background())
 	cancelWatch()

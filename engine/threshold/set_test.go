@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -288,12 +289,17 @@ func TestWatch(t *testing.T) {
 		src := &lockedSinks{s: sinks{"extmod_req_failed": add(&metrics.RateSink{}, 0)}}
 		aborted := make(chan error, 1)
 		done := make(chan struct{})
+		var ticks atomic.Int64
 		go func() {
 			defer close(done)
-			s.Watch(context.Background(), src, func() time.Duration { return time.Second }, time.Millisecond, func(err error) { aborted <- err })
+			s.Watch(context.Background(), src, func() time.Duration { return time.Second }, time.Millisecond,
+				func(time.Time) { ticks.Add(1) }, func(err error) { aborted <- err })
 		}()
 		time.Sleep(5 * time.Millisecond)
 		synctest.Wait()
+		if n := ticks.Load(); n != 5 {
+			t.Errorf("%d ticks in 5 intervals, want 5", n)
+		}
 		select {
 		case err := <-aborted:
 			t.Fatalf("aborted while passing: %v", err)
@@ -317,9 +323,44 @@ func TestWatch(t *testing.T) {
 		stopped := make(chan struct{})
 		go func() {
 			defer close(stopped)
-			s.Watch(ctx, src, func() time.Duration { return 0 }, 0, func(error) {})
+			s.Watch(ctx, src, func() time.Duration { return 0 }, 0, nil, func(error) {})
 		}()
 		cancel()
 		<-stopped
+	})
+}
+
+// A tick that pushes what the thresholds judge is judged in its own period: the tick makes the
+// sink fail and the same tick's evaluation aborts. A nil Set only ticks.
+func TestWatchTickBeforeEvaluation(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv()
+		s := mustSet(t, e, `{"extmod_req_failed":[{"threshold":"rate<0.5","abortOnFail":true}]}`)
+		src := &lockedSinks{s: sinks{"extmod_req_failed": add(&metrics.RateSink{}, 0)}}
+		var ticks int
+		var abortedAt int
+		s.Watch(context.Background(), src, func() time.Duration { return time.Second }, time.Millisecond, func(time.Time) {
+			ticks++
+			if ticks == 3 {
+				src.mu.Lock()
+				add(src.s["extmod_req_failed"], 1, 1, 1)
+				src.mu.Unlock()
+			}
+		}, func(error) { abortedAt = ticks })
+		if abortedAt != 3 {
+			t.Errorf("aborted at tick %d, want 3 (the tick that made the sink fail)", abortedAt)
+		}
+
+		var none *Set
+		ctx, cancel := context.WithCancel(context.Background())
+		n := 0
+		none.Watch(ctx, src, func() time.Duration { return 0 }, time.Millisecond, func(time.Time) {
+			if n++; n == 4 {
+				cancel()
+			}
+		}, func(error) { t.Error("a nil Set aborted") })
+		if n != 4 {
+			t.Errorf("a nil Set ticked %d times, want 4", n)
+		}
 	})
 }
