@@ -247,7 +247,9 @@ func (t *textRenderer) metricRow(m *Metric) row {
 		r.first, r.rest = formatPercent(m.Value("rate")), fmt.Sprintf("%d out of %d", passes, passes+fails)
 	case metrics.Trend:
 		r.cells = []string{} // no stats configured: nothing after the colon
-		for i, v := range m.Values {
+		// One column per summaryTrendStats entry; the values thresholds added after them are
+		// shown in the THRESHOLDS section only.
+		for i, v := range m.Values[:min(len(m.Values), len(t.d.stats))] {
 			s := f(v.V)
 			if t.d.stats[i].IsCount() {
 				s = fmt.Sprint(int64(v.V))
