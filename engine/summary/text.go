@@ -18,12 +18,16 @@ const (
 	minDots   = 3 // dots after the longest name of a section
 )
 
-// Text renders the end-of-test text summary (docs/k6-compat.md#layout) in the mode of d.Options.
+// Text renders the end-of-test text summary (docs/k6-compat.md#layout) in the mode of d.Options
+// (Legacy: legacyText).
 // Full mode adds the metrics compact mode hides and a section per group with its checks;
 // per-scenario sections are not rendered. A tag breakdown (`{ server:s1 }` lines under a
 // req_duration trend) is shown only when the tag has more than one value: a single line would
 // repeat its parent.
 func (d *Data) Text() string {
+	if d.Options.Mode == Legacy {
+		return d.legacyText()
+	}
 	t := &textRenderer{d: d, color: !d.Options.NoColor}
 	t.thresholds()
 	t.totals()
