@@ -4,7 +4,8 @@
 # runner.go), so the image has k6 on PATH (a link to dnecho, which answers to that name), sh,
 # coreutils and grep (busybox), a writable /tmp, and runs as an unprivileged user like grafana/k6.
 #
-#   docker build -t dnecho:dev .
+#   docker build -t dnecho:dev --build-arg VERSION=$(scripts/version.sh version) \
+#     --build-arg REVISION=$(scripts/version.sh revision) .
 #   docker run --rm dnecho:dev version
 FROM golang:1.26-alpine AS build
 WORKDIR /src
@@ -12,7 +13,8 @@ COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
 ARG VERSION=dev
-RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" -o /out/dnecho ./cmd/dnecho
+ARG REVISION=
+RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=${VERSION} -X main.revision=${REVISION}" -o /out/dnecho ./cmd/dnecho
 
 FROM alpine:3.20
 RUN apk add --no-cache ca-certificates \

@@ -10,8 +10,13 @@ FUZZTIME ?= 10s
 
 all: build
 
+# What `dnecho version` reports: Go stamps it from git in a plain clone only (not in a git
+# worktree, nor with -buildvcs=false), so the build sets it (scripts/version.sh).
+DNECHO_VERSION ?= $(shell ./scripts/version.sh version)
+DNECHO_REVISION ?= $(shell ./scripts/version.sh revision)
+
 build:
-	$(GO) build -o $(BIN) ./cmd/dnecho
+	$(GO) build -ldflags "-X main.version=$(DNECHO_VERSION) -X main.revision=$(DNECHO_REVISION)" -o $(BIN) ./cmd/dnecho
 
 ## demo: build, start the embedded mini cluster, run the example scenario, print the summary.
 demo: build

@@ -1,5 +1,6 @@
-// TypeScript works as is: types are stripped when the script loads. With js/index.d.ts on the
-// compiler's path, editors check the options and results.
+// TypeScript works as is: types are stripped when the script loads. With tsconfig.json beside it
+// (its `paths` maps k6/x/dnecho to js/index.d.ts; @types/k6 installed), editors and
+// `tsc -p examples` check the options and results.
 //
 //   dnecho run --local-cluster examples/typescript.ts
 //   dnecho run --local-cluster -e DURATION=5s examples/typescript.ts

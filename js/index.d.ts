@@ -5,7 +5,7 @@
  * A Client is declared in the init context; the SCM lookup (container → pipeline → DataNodes, and the
  * container token) runs once per test run and is shared by every VU, as are the gRPC connections.
  *
- * Metrics (every call of echo() or echoAsync(), failures included; interrupted calls are not measured):
+ * Metrics of every call of echo() or echoAsync(), failures included (interrupted calls are not measured):
  * - `dnecho_req_duration` (Trend, ms): round-trip time of one call, retries included;
  * - `dnecho_reqs` (Counter): calls;
  * - `dnecho_req_failed` (Rate): 1 for a failed call, 0 for SUCCESS;
@@ -17,6 +17,27 @@
  * leader), `container`, `pipeline`, `result` (see {@link EchoResult.result}), `stream` (`new` | `reuse`)
  * and `mode` (`grpc` | `ratis-read` | `ratis-write`), then the call's `tags`. Later ones win on equal
  * names.
+ *
+ * Metrics of the network watch, which starts at a Client's first call and reads the kernel's view of
+ * each DataNode connection every 250 ms (Linux), one sample per DataNode with a live connection; tags:
+ * the run's and the Client's, then `datanode`, `container`, `stream`:
+ * - `dnecho_tcp_rtt` (Trend, ms): the smoothed TCP round-trip time (`tcpi_rtt`) to the DataNode, the
+ *   mean over its connections: the network's share of `dnecho_req_duration`;
+ * - `dnecho_tcp_retransmits` (Counter): TCP segments retransmitted to the DataNode since the previous
+ *   sample.
+ *
+ * Metrics of the run:
+ * - `dnecho_slow_datanodes` (Gauge; the run's tags): DataNodes the slow-DataNode verdict names (a p99
+ *   more than `--slow-factor` times the others' median p99), set every 2 s during the test and at its
+ *   end, so that `thresholds: { dnecho_slow_datanodes: ['value==0'] }` fails (or, with abortOnFail,
+ *   stops) a run on a slow DataNode;
+ * - `dnecho_iteration_start_delay` (Trend, ms; the run's tags and `scenario`): how late each iteration
+ *   of an arrival-rate scenario started after its scheduled time: a load generator that falls behind
+ *   shows here before it drops iterations.
+ *
+ * Editors find this module's types through `paths` in a jsconfig.json or tsconfig.json:
+ * `"paths": { "k6/x/dnecho": ["<dnecho>/js/index.d.ts"] }`, with `@types/k6` installed for the k6
+ * modules (examples/jsconfig.json and examples/tsconfig.json are ready-made).
  *
  * @example
  * // examples/quickstart.js

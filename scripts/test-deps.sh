@@ -15,6 +15,8 @@ done
 # real Apache Ozone cluster (internal/realozone) runs on Java 17 from jars Maven resolves.
 command -v javac >/dev/null || need+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null || need+=(maven)
+# npm, for the TypeScript compiler that checks the typings against the examples (below).
+command -v npm >/dev/null || need+=(npm)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     # Debian's packages would start the servers on their default ports: these tests start their own.
@@ -29,4 +31,16 @@ fi
 # Apache Ozone's jars from Maven Central into ~/.m2, once (later runs read the cached classpath).
 if command -v java >/dev/null && command -v mvn >/dev/null; then
   go run ./cmd/real-ozone -fetch-only
+fi
+# TypeScript and k6's typings, pinned, into a cache outside the repository (not a module
+# dependency): xdnecho's TestTypeScriptExamples runs tsc --noEmit on examples/ against js/index.d.ts.
+TS_VERSION=7.0.2
+TYPES_K6_VERSION=2.3.0
+ts_dir="${XDG_CACHE_HOME:-$HOME/.cache}/dnecho/typescript"
+if command -v npm >/dev/null &&
+  ! { grep -qs "\"version\": \"$TS_VERSION\"" "$ts_dir/node_modules/typescript/package.json" &&
+    grep -qs "\"version\": \"$TYPES_K6_VERSION\"" "$ts_dir/node_modules/@types/k6/package.json"; }; then
+  mkdir -p "$ts_dir"
+  npm install --prefix "$ts_dir" --no-save --no-audit --no-fund --loglevel=error \
+    "typescript@$TS_VERSION" "@types/k6@$TYPES_K6_VERSION" >/dev/null
 fi

@@ -97,7 +97,7 @@ failed otherwise (103, 105, 107, ...), 105 interrupted, 255 an instance was lost
 	fl.StringVar(&f.summaryExport, "summary-export", "", "write the whole test's summary as JSON to FILE (k6's --summary-export)")
 	fl.StringVar(&f.summaryData, "summary-data", "", "write the whole test's handleSummary input (k6's data object) to FILE")
 	fl.StringVar(&f.report, "report", "", "write the whole test's HTML report to FILE")
-	fl.StringVar(&f.summaryMode, "summary-mode", "compact", "end-of-test summary: compact, full or disabled")
+	fl.StringVar(&f.summaryMode, "summary-mode", "compact", "end-of-test summary: compact, full, legacy (k6's pre-v1 layout) or disabled")
 	fl.BoolVar(&f.noColor, "no-color", false, "no ANSI colours")
 	fl.Float64Var(&f.slowFactor, "slow-factor", dnstats.DefaultSlowFactor, aggregateSlowFactorUsage)
 	fl.StringVar(&f.tlsCert, "tls-cert", "", "serve TLS with this PEM certificate (with --tls-key; runners trust its CA with --aggregator-ca)")

@@ -47,6 +47,12 @@ Nothing is written to stdout unless -O is '-'.`,
 	fl.StringVarP(&out, "archive-out", "O", DefaultArchiveOut, "archive file to write ('-' is stdout)")
 	fl.BoolVar(&excludeEnv, "exclude-env-vars", false, "do not store the environment variables (-e) in the archive")
 	fl.AddFlagSet(run.Flags())
+	// run's own flags act on a run alone: archive does not list them, but accepts them, since
+	// k6-operator hands a TestRun's arguments to archive as well as to run, less only the few run
+	// flags of k6 it knows (docs/k6-compat.md#k6-operator).
+	for _, name := range runOnlyFlags {
+		_ = fl.MarkHidden(name)
+	}
 	// An archive stores only the variables given with -e unless asked (k6's default for archive).
 	f.includeSystemEnv = false
 	fl.Lookup("include-system-env-vars").DefValue = "false"

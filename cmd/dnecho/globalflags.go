@@ -1,6 +1,10 @@
 package main
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/spf13/pflag"
+)
 
 // k6 defines some flags on its root command, so they may come before the command name:
 // `k6 --quiet run script.js` (grafana/k6 internal/cmd/root.go). dnecho keeps them on the commands
@@ -50,4 +54,19 @@ func hoistGlobalFlags(args []string) []string {
 		i += n - 1
 	}
 	return args
+}
+
+// addRootGlobalFlags defines k6's root flags on the root command too, so that they are accepted
+// where no command follows to take them (`dnecho --quiet --help`, `dnecho -v`, which prints the
+// help as `k6 -v` does); hoistGlobalFlags hands them to run, archive and inspect. On the root they
+// do nothing.
+func addRootGlobalFlags(fl *pflag.FlagSet) {
+	const where = " (with run, archive, inspect)"
+	fl.BoolP("quiet", "q", false, "no run header and no progress display"+where)
+	fl.BoolP("verbose", "v", false, "debug logging"+where)
+	fl.Bool("no-color", false, "no ANSI colours"+where)
+	fl.String("log-format", "", "log format: text (default), json or raw"+where)
+	fl.String("log-output", "stderr", "where logs go: stderr, stdout, none or file=PATH[,level=LEVEL]"+where)
+	fl.StringP("config", "c", "", "JSON config file (also K6_CONFIG)"+where)
+	fl.StringP("address", "a", "", "serve k6's REST API on host:port (with run)")
 }

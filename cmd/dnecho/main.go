@@ -99,7 +99,7 @@ func main() {
 func execute(sig *signals, s streams, args []string) int {
 	root := newRootCommand(sig, s)
 	root.SetArgs(hoistGlobalFlags(args))
-	err := root.Execute()
+	cmd, err := root.ExecuteC()
 	if err == nil {
 		return 0
 	}
@@ -111,7 +111,27 @@ func execute(sig *signals, s streams, args []string) int {
 		return ee.code
 	}
 	fmt.Fprintln(s.err, "error:", err)
-	return exitcode.Usage // unknown flag, bad value, wrong arguments (cobra)
+	return usageCode(cmd) // unknown flag, bad value, wrong arguments (cobra)
+}
+
+// k6Command marks the commands k6 has (run, archive, inspect, version), whose command-line
+// errors exit as k6's do.
+const k6Command = "k6"
+
+// usageCode is the exit code of a command line cobra refused: k6's -1 (255) for k6's commands,
+// as k6 exits -1 for any error without a code of its own; exitcode.Usage for dnecho's own (freon,
+// cluster, aggregate, the root).
+func usageCode(cmd *cobra.Command) int {
+	if cmd != nil && cmd.Annotations[k6Command] != "" {
+		return exitcode.Failure
+	}
+	return exitcode.Usage
+}
+
+// asK6Command marks cmd as one of k6's commands (see usageCode).
+func asK6Command(cmd *cobra.Command) *cobra.Command {
+	cmd.Annotations = map[string]string{k6Command: "true"}
+	return cmd
 }
 
 func newRootCommand(sig *signals, s streams) *cobra.Command {
@@ -133,8 +153,9 @@ How dnecho uses memory and the garbage collector: dnecho help gc.`,
 	}
 	var cpuProfile, memProfile string
 	var stopProfile func()
-	root.PersistentFlags().StringVar(&cpuProfile, "cpuprofile", "", "Write a Go CPU profile of the command to this file")
-	root.PersistentFlags().StringVar(&memProfile, "memprofile", "", "Write a Go allocation profile of the command to this file")
+	root.PersistentFlags().StringVar(&cpuProfile, "cpuprofile", "", "write a Go CPU profile of the command to this file")
+	root.PersistentFlags().StringVar(&memProfile, "memprofile", "", "write a Go allocation profile of the command to this file")
+	addRootGlobalFlags(root.Flags())
 	_ = root.PersistentFlags().MarkHidden("cpuprofile")
 	_ = root.PersistentFlags().MarkHidden("memprofile")
 	root.PersistentPreRunE = func(*cobra.Command, []string) error {
@@ -152,13 +173,13 @@ How dnecho uses memory and the garbage collector: dnecho help gc.`,
 	root.SetErr(s.err)
 	root.AddCommand(newClusterCommand(sig, s))
 	root.AddCommand(newFreonCommand(sig, s))
-	root.AddCommand(newRunCommand(sig, s))
+	root.AddCommand(asK6Command(newRunCommand(sig, s)))
 	root.AddCommand(newAggregateCommand(sig, s))
 	applyProgName(root, filepath.Base(os.Args[0]))
-	root.AddCommand(newVersionCommand(s))
+	root.AddCommand(asK6Command(newVersionCommand(s)))
 	root.AddCommand(newGCHelpTopic())
-	root.AddCommand(newArchiveCommand(sig, s))
-	root.AddCommand(newInspectCommand(sig, s))
+	root.AddCommand(asK6Command(newArchiveCommand(sig, s)))
+	root.AddCommand(asK6Command(newInspectCommand(sig, s)))
 	root.SetVersionTemplate(versionLine() + "\n")
 	return root
 }

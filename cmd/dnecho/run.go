@@ -47,6 +47,7 @@ type runFlags struct {
 	stages, env, out, tags             []string
 	includeSystemEnv                   bool
 	summaryExport, summaryMode         string
+	noSummary                          bool
 	summaryTrendStats, summaryTimeUnit string
 	systemTags, logFormat, config      string
 	quiet, noColor, verbose, throw     bool
@@ -69,6 +70,16 @@ type runFlags struct {
 	lcLatency    time.Duration
 
 	dist distFlags
+}
+
+// runOnlyFlags are the flags of run that act on the run alone, not on the options an archive
+// stores: the outputs, where the cluster is, the REST API's lingering, the aggregator, the
+// memory check and the slow-DataNode verdict.
+var runOnlyFlags = []string{
+	"out", "fail-on-output-loss", "vu-memory-check", "slow-factor",
+	"conf", "set", "scm", "tls-ca", "user", "principal", "keytab",
+	"local-cluster", "local-cluster-datanodes", "local-cluster-latency",
+	"address", "linger", "aggregator", "aggregator-timeout", "aggregator-ca",
 }
 
 func newRunCommand(sig *signals, s streams) *cobra.Command {
@@ -99,7 +110,8 @@ limit and the free memory) are refused before any starts; --vu-memory-check=fals
 Exit codes: 0 success, 99 thresholds crossed, 100 setup timeout, 101 teardown timeout,
 103 stopped through the REST API, 104 invalid options (or too many VUs for the memory), 105 interrupted, 106 --address unusable, 107 script error, 108 exec.test.abort(), 110 exec.test.fail(),
 111 an output dropped samples (only with --fail-on-output-loss),
-255 results not written (an output, --summary-export) or another failure.
+255 results not written (an output, --summary-export), a command line it refuses (an unknown
+flag, as k6's -1) or another failure.
 
 A dnecho.Client whose options name no cluster (no scm, no conf) uses --conf/--scm (with -D,
 --tls-ca and --user), else $OZONE_CONF_DIR. --local-cluster starts an emulated Ozone cluster (SCM +
@@ -131,7 +143,11 @@ and stops it at the end.`,
 	fl.Float64Var(&f.slowFactor, "slow-factor", dnstats.DefaultSlowFactor, fmt.Sprintf("name a DataNode slow in the summary (and count it in dnecho_slow_datanodes) when its p99 is more than\n"+
 		"this many times the median p99 of the other DataNodes, each with at least %d calls (also %s)", dnstats.DefaultMinCalls, envSlowFactor))
 	fl.StringVar(&f.summaryExport, "summary-export", "", "write the end-of-test summary as JSON to FILE")
-	fl.StringVar(&f.summaryMode, "summary-mode", options.DefaultSummaryMode, "end-of-test summary: compact, full or disabled")
+	fl.StringVar(&f.summaryMode, "summary-mode", options.DefaultSummaryMode, "end-of-test summary: compact, full, legacy (k6's pre-v1 layout) or disabled")
+	fl.BoolVar(&f.noSummary, "no-summary", false, "no end-of-test summary, as --summary-mode=disabled (also K6_NO_SUMMARY)")
+	// k6 v1 marks it deprecated: its help leaves it out and using it logs a notice (warnDeprecated;
+	// cobra's own notice would go to stdout, which archive -O - and handleSummary own).
+	_ = fl.MarkHidden("no-summary")
 	fl.StringVar(&f.summaryTrendStats, "summary-trend-stats", "", "trend stats in the summary, e.g. avg,min,med,max,p(90),p(99),count")
 	fl.StringVar(&f.summaryTimeUnit, "summary-time-unit", "", "fixed time unit in the summary: s, ms or us")
 	fl.StringArrayVar(&f.tags, "tag", nil, "run tag NAME=VALUE added to every sample, repeatable")
@@ -193,6 +209,7 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 	}
 	defer cl.close()
 	log := cl.log
+	warnDeprecated(cmd, log)
 	disp.SetLogger(log)
 	api, err := f.dist.startAPI(cmd, sysEnv, log)
 	if err != nil {
@@ -257,6 +274,13 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 		return withCode(code, err)
 	}
 	return nil
+}
+
+// warnDeprecated logs, on stderr, the flags k6 v1 deprecated that the command line used.
+func warnDeprecated(cmd *cobra.Command, log *slog.Logger) {
+	if cmd.Flags().Changed("no-summary") {
+		log.Warn("--no-summary is deprecated in k6 v1 and removed in k6 v2: use --summary-mode=disabled")
+	}
 }
 
 // boolSetting is a boolean flag's value: the flag when given, else its environment variable
@@ -372,6 +396,7 @@ func (f *runFlags) cliLayer(cmd *cobra.Command) (options.Options, error) {
 		{"include-system-env-vars", &o.IncludeSystemEnvVars, f.includeSystemEnv},
 		{"no-color", &o.NoColor, f.noColor},
 		{"no-thresholds", &o.NoThresholds, f.noThresholds},
+		{"no-summary", &o.NoSummary, f.noSummary},
 		{"no-setup", &o.NoSetup, f.noSetup},
 		{"no-teardown", &o.NoTeardown, f.noTeardown},
 		{"throw", &o.Throw, f.throw},

@@ -44,6 +44,12 @@ export default function () {}`, output: []string{"iteratons"}},
 		{name: "unknown metric in threshold", code: 104,
 			script: `export const options = { thresholds: { no_such_metric: ['count>1'] } };
 export default function () {}`, output: []string{`no metric name "no_such_metric" found`}},
+		{name: "unknown metric in threshold: a hint", code: 104, args: []string{"--local-cluster"},
+			script: `import dnecho from 'k6/x/dnecho';
+const client = new dnecho.Client({ containerId: 1 });
+export const options = { thresholds: { dnecho_echo_latency: ['p(99)<10'] } };
+export default function () { client.echo(); }`,
+			output: []string{`no metric name "dnecho_echo_latency" found; did you mean "dnecho_req_duration"?`}},
 		{name: "bad threshold expression", code: 104,
 			script: `export const options = { thresholds: { iterations: ['p(99) < fast'] } };
 export default function () {}`, output: []string{"invalid threshold defined on iterations"}},

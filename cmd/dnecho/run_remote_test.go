@@ -83,18 +83,26 @@ export default function () { console.log(greet('remote')); }`)
 }
 
 // TestRunJslibSummaryOffline: the jslib k6-summary import works without network, through
-// dnecho's own textSummary, with a one-line notice.
+// dnecho's own textSummary, with a one-line notice. A p(99) threshold, which the default
+// summaryTrendStats lack, has its value in the data and in textSummary's THRESHOLDS (no N/A).
 func TestRunJslibSummaryOffline(t *testing.T) {
 	t.Parallel()
 	path := writeRunScript(t, "summary.js", countingScript+`
 import { textSummary } from '`+jslibSummary+`';
-export const options = { iterations: 2 };
-export function handleSummary(data) { return { stdout: 'OWN SUMMARY\n' + textSummary(data, { indent: ' ', enableColors: false }) }; }`)
+export const options = { iterations: 2, thresholds: { iteration_duration: ['p(99)<60000'] } };
+export function handleSummary(data) {
+  const p99 = data.metrics.iteration_duration.values['p(99)'];
+  return { stdout: 'OWN SUMMARY p99 is a ' + typeof p99 + '\n' + textSummary(data, { indent: ' ', enableColors: false }) };
+}`)
 	r := dnechoEnv(t, offline(t.TempDir()), "run", "-q", path)
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.all())
 	}
-	mustContain(t, r, "OWN SUMMARY", "TOTAL RESULTS", "done_iters", "using dnecho's built-in textSummary and jUnit")
+	mustContain(t, r, "OWN SUMMARY p99 is a number", "TOTAL RESULTS", "done_iters", "using dnecho's built-in textSummary and jUnit",
+		"✓ 'p(99)<60000' p(99)=")
+	if strings.Contains(r.stdout, "N/A") {
+		t.Errorf("a threshold's value is missing:\n%s", r.stdout)
+	}
 	if n := strings.Count(r.stderr, "built-in textSummary"); n != 1 {
 		t.Errorf("the notice was logged %d times:\n%s", n, r.stderr)
 	}

@@ -74,7 +74,7 @@ export default function () { if (!client.echo().ok) throw new Error('echo failed
 		})
 	}
 	r := dnecho(t, 30*time.Second, "run", "-q", "--scm", "host:99999", script)
-	if r.code != 2 {
+	if r.code != 255 { // k6's -1 for a command line it refuses
 		t.Fatalf("bad --scm: exit %d\n%s", r.code, r.all())
 	}
 	mustContain(t, r, `invalid argument "host:99999" for "--scm" flag`)

@@ -8,21 +8,26 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// version overrides the module version of the build info when set at build time
-// (-ldflags "-X main.version=v1.2.3", as the Dockerfile does).
-var version string
+// version and revision override the module version and the VCS revision of the build info when
+// set at build time: `make build` sets both (scripts/version.sh), the Dockerfile the version
+// (-ldflags "-X main.version=v1.2.3 -X main.revision=0123456789ab").
+var version, revision string
 
 // buildVersion is the version dnecho reports: -X main.version, else the module version Go stamped
 // from the VCS (a tag, or a pseudo-version with the commit and +dirty), else "(devel)"; and the
-// VCS revision, shortened, with "-dirty" when the tree had changes. Without VCS stamping
-// (-buildvcs=false, a source tarball) there is no revision.
-func buildVersion(bi *debug.BuildInfo, override string) (ver, revision string) {
+// revision: -X main.revision, else the VCS revision, shortened, with "-dirty" when the tree had
+// changes. Without either (-buildvcs=false, a git worktree, a source tarball) there is no
+// revision.
+func buildVersion(bi *debug.BuildInfo, verOverride, revOverride string) (ver, rev string) {
 	ver = "(devel)"
 	if bi != nil && bi.Main.Version != "" {
 		ver = bi.Main.Version
 	}
-	if override != "" {
-		ver = override
+	if verOverride != "" {
+		ver = verOverride
+	}
+	if revOverride != "" {
+		return ver, revOverride
 	}
 	if bi == nil {
 		return ver, ""
@@ -31,24 +36,24 @@ func buildVersion(bi *debug.BuildInfo, override string) (ver, revision string) {
 	for _, s := range bi.Settings {
 		switch s.Key {
 		case "vcs.revision":
-			revision = s.Value
+			rev = s.Value
 		case "vcs.modified":
 			dirty = s.Value == "true"
 		}
 	}
-	if len(revision) > 12 {
-		revision = revision[:12]
+	if len(rev) > 12 {
+		rev = rev[:12]
 	}
-	if revision != "" && dirty {
-		revision += "-dirty"
+	if rev != "" && dirty {
+		rev += "-dirty"
 	}
-	return ver, revision
+	return ver, rev
 }
 
 // dnechoVersion is the version of this binary (see buildVersion).
-func dnechoVersion() (ver, revision string) {
+func dnechoVersion() (ver, rev string) {
 	bi, _ := debug.ReadBuildInfo()
-	return buildVersion(bi, version)
+	return buildVersion(bi, version, revision)
 }
 
 // versionLine is what `dnecho version` and `dnecho --version` print, in k6's form:
@@ -65,8 +70,12 @@ func newVersionCommand(s streams) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Show the version of dnecho (module version and VCS revision of the build)",
-		Args:  cobra.NoArgs,
-		Run:   func(*cobra.Command, []string) { fmt.Fprintln(s.out, versionLine()) },
+		Long: `Show the version of dnecho in k6's form: "dnecho <version> (commit/<revision>, <go version>, <os>/<arch>)".
+The version and revision are those 'make build' set (scripts/version.sh: a vX.Y.Z tag on the
+commit, else Go's pseudo-version v0.0.0-<commit time>-<commit>), else those Go stamped from git,
+else "(devel)" without a revision.`,
+		Args: cobra.NoArgs,
+		Run:  func(*cobra.Command, []string) { fmt.Fprintln(s.out, versionLine()) },
 	}
 }
 

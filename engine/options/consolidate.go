@@ -89,7 +89,7 @@ func Consolidate(l Layers) (*Consolidated, error) {
 
 // validate checks the options that are not scenarios.
 func (c *Consolidated) validate() error {
-	mode, err := summary.ParseMode(c.SummaryMode.V)
+	mode, err := summary.ParseMode(c.SummaryModeSetting())
 	if err != nil {
 		return &Error{Option: "summaryMode", Err: err}
 	}

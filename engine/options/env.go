@@ -43,6 +43,7 @@ var envVars = []envVar{
 	{"K6_OUT", func(o *Options, v string) error { o.Out = SplitList(v); return nil }},
 	{"K6_SUMMARY_EXPORT", func(o *Options, v string) error { o.SummaryExport = null.From(v); return nil }},
 	{"K6_SUMMARY_MODE", func(o *Options, v string) error { o.SummaryMode = null.From(v); return nil }},
+	{"K6_NO_SUMMARY", func(o *Options, v string) error { return parseBool(v, &o.NoSummary) }},
 	{"K6_NO_THRESHOLDS", func(o *Options, v string) error { return parseBool(v, &o.NoThresholds) }},
 	// K6_NO_COLOR: any non-empty value turns colours off.
 	{"K6_NO_COLOR", func(o *Options, v string) error { o.NoColor = null.From(true); return nil }},

@@ -73,9 +73,11 @@ type Options struct {
 	ConsoleOutput null.Value[string]
 
 	// Runtime settings: a config file, the environment and flags may set them, a script may not.
-	Out                  []string
-	SummaryExport        null.Value[string]
-	SummaryMode          null.Value[string]
+	Out           []string
+	SummaryExport null.Value[string]
+	SummaryMode   null.Value[string]
+	// NoSummary is k6 v1's --no-summary (K6_NO_SUMMARY): no summary, whatever SummaryMode says.
+	NoSummary            null.Value[bool]
 	NoThresholds         null.Value[bool]
 	NoColor              null.Value[bool]
 	IncludeSystemEnvVars null.Value[bool]
@@ -135,6 +137,7 @@ func (o *Options) apply(higher *Options) {
 	}
 	set(&o.SummaryExport, higher.SummaryExport)
 	set(&o.SummaryMode, higher.SummaryMode)
+	set(&o.NoSummary, higher.NoSummary)
 	set(&o.NoThresholds, higher.NoThresholds)
 	set(&o.NoColor, higher.NoColor)
 	set(&o.IncludeSystemEnvVars, higher.IncludeSystemEnvVars)
@@ -148,4 +151,13 @@ func set[T any](dst *null.Value[T], v null.Value[T]) {
 	if v.Valid {
 		*dst = v
 	}
+}
+
+// SummaryModeSetting is the summary mode the layers ask for: "disabled" with NoSummary, as k6 v1
+// reads --no-summary before --summary-mode (docs/k6-compat.md#text-summary), else SummaryMode.
+func (o *Options) SummaryModeSetting() string {
+	if o.NoSummary.V {
+		return "disabled"
+	}
+	return o.SummaryMode.V
 }

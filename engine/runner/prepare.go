@@ -53,9 +53,12 @@ type testRun struct {
 // returns an error.
 func (t *testRun) prepare(ctx context.Context) error {
 	pre, _ := t.cfg.Layers.Merge()
-	mode, err := summary.ParseMode(pre.SummaryMode.V)
+	mode, err := summary.ParseMode(pre.SummaryModeSetting())
 	if err != nil {
 		return &options.Error{Option: "summaryMode", Err: err}
+	}
+	if mode == summary.Legacy {
+		t.log.Warn(`summary mode "legacy" is k6's pre-v1 layout, deprecated in k6 v1 and removed in k6 v2: use "compact" or "full"`)
 	}
 	t.reg = metrics.NewRegistry()
 	builtins := metrics.RegisterBuiltins(t.reg)

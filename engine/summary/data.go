@@ -41,12 +41,14 @@ type Data struct {
 
 // Metric is the summary of one metric or sub-metric.
 type Metric struct {
-	Name       string // "m" or "m{k:v}"
-	Parent     string // "" for a metric
-	Suffix     string // "k:v" for a sub-metric
-	Type       metrics.MetricType
-	Contains   metrics.ValueType
-	Values     []Value             // in the order of docs/k6-compat.md#handlesummary (trend: summaryTrendStats order)
+	Name     string // "m" or "m{k:v}"
+	Parent   string // "" for a metric
+	Suffix   string // "k:v" for a sub-metric
+	Type     metrics.MetricType
+	Contains metrics.ValueType
+	// Values are in the order of docs/k6-compat.md#handlesummary; a trend's are summaryTrendStats
+	// in that order, then each aggregation its thresholds use that summaryTrendStats lacks.
+	Values     []Value
 	Thresholds []threshold.Outcome // nil when the metric has none
 	// Breakdown marks a sub-metric made by a tag breakdown rather than by a threshold; Siblings
 	// counts the tag's distinct values (the text summary shows a breakdown only above one).
@@ -99,6 +101,7 @@ func Build(in Input) (*Data, error) {
 		}
 		if in.Thresholds != nil {
 			m.Thresholds = in.Thresholds.Outcomes(s.Name)
+			m.addThresholdValues()
 		}
 		seen[s.Name] = true
 		d.Metrics = append(d.Metrics, m)
@@ -158,6 +161,32 @@ func (d *Data) metric(name string, m *metrics.Metric, sink metrics.Sink) *Metric
 		}
 	}
 	return out
+}
+
+// addThresholdValues appends to a trend's values each aggregation a threshold was judged on that
+// summaryTrendStats leaves out (`p(99)<5` with the default stats), with the value the threshold
+// saw: the handleSummary data and the export then carry every figure a threshold names, so a
+// summary helper never has to print N/A for it (docs/k6-compat.md#handlesummary). The text
+// summary's columns stay those of summaryTrendStats.
+func (m *Metric) addThresholdValues() {
+	if m.Type != metrics.Trend {
+		return
+	}
+	for _, o := range m.Thresholds {
+		if o.HasValue && !m.has(o.Agg) {
+			m.Values = append(m.Values, Value{o.Agg, o.Value})
+		}
+	}
+}
+
+// has reports whether the named aggregate is among the values.
+func (m *Metric) has(key string) bool {
+	for _, v := range m.Values {
+		if v.Key == key {
+			return true
+		}
+	}
+	return false
 }
 
 // Value returns the named aggregate.

@@ -112,6 +112,8 @@ func TestGoldenText(t *testing.T) {
 		{"full.txt", func(o *Options) { o.Mode = Full }},
 		{"timeunit_stats.txt", func(o *Options) { o.TimeUnit = "us"; o.TrendStats = []string{"count", "p(99.9)", "max"} }},
 		{"color.txt", func(o *Options) { o.NoColor = false }},
+		{"legacy.txt", func(o *Options) { o.Mode = Legacy }},
+		{"legacy_color.txt", func(o *Options) { o.Mode = Legacy; o.NoColor = false }},
 	} {
 		in := scenario(t)
 		tc.opts(&in.Options)

@@ -15,11 +15,13 @@ import (
 // Mode selects the text summary layout.
 type Mode int
 
-// Summary modes (--summary-mode). The runner prints nothing for Disabled.
+// Summary modes (--summary-mode). The runner prints nothing for Disabled. Legacy is k6 v1's
+// deprecated pre-v1 layout (docs/k6-compat.md#legacy-layout), which k6 v2 removed.
 const (
 	Compact Mode = iota
 	Full
 	Disabled
+	Legacy
 )
 
 // ParseMode parses --summary-mode.
@@ -31,8 +33,10 @@ func ParseMode(s string) (Mode, error) {
 		return Full, nil
 	case "disabled":
 		return Disabled, nil
+	case "legacy":
+		return Legacy, nil
 	}
-	return 0, fmt.Errorf("invalid summary mode %q: use compact, full or disabled", s)
+	return 0, fmt.Errorf("invalid summary mode %q: use compact, full, legacy or disabled", s)
 }
 
 // Options are the summary options of the test (docs/k6-compat.md#handlesummary `options`,

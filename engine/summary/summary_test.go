@@ -34,13 +34,13 @@ func TestOptionsValidate(t *testing.T) {
 			t.Errorf("Build with %+v: %v", tc.o, err)
 		}
 	}
-	for in, want := range map[string]Mode{"": Compact, "compact": Compact, "full": Full, "disabled": Disabled} {
+	for in, want := range map[string]Mode{"": Compact, "compact": Compact, "full": Full, "disabled": Disabled, "legacy": Legacy} {
 		if m, err := ParseMode(in); err != nil || m != want {
 			t.Errorf("ParseMode(%q) = %v, %v", in, m, err)
 		}
 	}
-	if _, err := ParseMode("legacy"); err == nil || err.Error() != `invalid summary mode "legacy": use compact, full or disabled` {
-		t.Errorf("legacy: %v", err)
+	if _, err := ParseMode("old"); err == nil || err.Error() != `invalid summary mode "old": use compact, full, legacy or disabled` {
+		t.Errorf("old: %v", err)
 	}
 }
 

@@ -18,12 +18,16 @@ const (
 	minDots   = 3 // dots after the longest name of a section
 )
 
-// Text renders the end-of-test text summary (docs/k6-compat.md#layout) in the mode of d.Options.
+// Text renders the end-of-test text summary (docs/k6-compat.md#layout) in the mode of d.Options
+// (Legacy: legacyText).
 // Full mode adds the metrics compact mode hides and a section per group with its checks;
 // per-scenario sections are not rendered. A tag breakdown (`{ server:s1 }` lines under a
 // req_duration trend) is shown only when the tag has more than one value: a single line would
 // repeat its parent.
 func (d *Data) Text() string {
+	if d.Options.Mode == Legacy {
+		return d.legacyText()
+	}
 	t := &textRenderer{d: d, color: !d.Options.NoColor}
 	t.thresholds()
 	t.totals()
@@ -247,7 +251,9 @@ func (t *textRenderer) metricRow(m *Metric) row {
 		r.first, r.rest = formatPercent(m.Value("rate")), fmt.Sprintf("%d out of %d", passes, passes+fails)
 	case metrics.Trend:
 		r.cells = []string{} // no stats configured: nothing after the colon
-		for i, v := range m.Values {
+		// One column per summaryTrendStats entry; the values thresholds added after them are
+		// shown in the THRESHOLDS section only.
+		for i, v := range m.Values[:min(len(m.Values), len(t.d.stats))] {
 			s := f(v.V)
 			if t.d.stats[i].IsCount() {
 				s = fmt.Sprint(int64(v.V))

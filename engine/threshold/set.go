@@ -67,7 +67,7 @@ func New(cfg Config, reg *metrics.Registry) (*Set, []string, error) {
 		}
 		m := reg.Get(sel.metric)
 		if m == nil {
-			return nil, nil, &ConfigError{Key: key, Reason: fmt.Sprintf("no metric name %q found", sel.metric)}
+			return nil, nil, &ConfigError{Key: key, Reason: unknownMetric(sel.metric, reg)}
 		}
 		for _, k := range sel.keys {
 			if metrics.IsMetadataTag(k) {

@@ -1,7 +1,8 @@
 // Package exitcode is the one table of the process exit codes dnecho uses. `dnecho run` uses
 // k6's codes (grafana/k6 errext/exitcodes/codes.go, the same in k6 v1.x and v2.x);
 // `dnecho freon` uses freon's (Java's System.exit(-1), which a shell sees as 255, and 130 after
-// Ctrl-C); every command exits with Usage for a bad flag or argument.
+// Ctrl-C); dnecho's own commands exit with Usage for a bad flag or argument, k6's (run, archive,
+// inspect, version) with Failure, k6's -1.
 //
 // Library packages attach a code to their errors with an `ExitCode() int` method, so only the
 // CLI turns errors into a process status.
@@ -11,7 +12,8 @@ package exitcode
 const (
 	// OK: the command did what it was asked.
 	OK = 0
-	// Usage: an unknown flag, a malformed flag value or a wrong number of arguments.
+	// Usage: an unknown flag, a malformed flag value or a wrong number of arguments, for
+	// dnecho's own commands (freon, cluster, aggregate).
 	Usage = 2
 
 	// ThresholdsFailed: a threshold was crossed, at the end of the test or with abortOnFail.
@@ -47,6 +49,7 @@ const (
 	Interrupted = 130
 	// Failure: anything else that failed. For freon, a task failed or the command could not run
 	// (Java freon's System.exit(-1)); for `dnecho run`, a failure no k6 code describes, such as
-	// results that could not be written (k6 also exits with -1 then).
+	// results that could not be written (k6 also exits with -1 then), and a command line k6's
+	// commands refuse.
 	Failure = 255
 )
