@@ -188,6 +188,9 @@ func runDNEcho(sig *signals, s streams, f *dnEchoFlags) error {
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
+	if spec.Cluster, err = clusterFromOverrides(spec.Cluster, os.Getenv); err != nil {
+		return withCode(exitUsage, err)
+	}
 	if err := f.run.Validate(); err != nil {
 		return withCode(exitUsage, err)
 	}
@@ -291,8 +294,7 @@ func (f *dnEchoFlags) openFailed(err error) error {
 	case errors.Is(err, echo.ErrInterrupted):
 		return withCode(exitInterrupted, err)
 	case errors.Is(err, echo.ErrNoCluster):
-		return withCode(exitUsage, errors.New("no cluster given: pass --scm host:port, --conf DIR (holding ozone-site.xml) "+
-			"or set OZONE_CONF_DIR; for a local emulated cluster run `dnecho cluster --conf-dir DIR`"))
+		return withCode(exitUsage, errors.New(msgNoCluster))
 	case errors.As(err, &fe):
 		return withCode(exitUsage, f.specs.rename(err))
 	}
