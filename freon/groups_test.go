@@ -122,3 +122,46 @@ func TestGeneratorAppendix(t *testing.T) {
 		t.Errorf("log mode wrote to Out: %q", out.String())
 	}
 }
+
+// --verbose's option list follows the report and comes before the appendix, as Java freon prints
+// it: "\nOption:" then name=value lines, on the console or as freon.BaseFreonGenerator lines.
+func TestGeneratorOptionList(t *testing.T) {
+	o := DefaultOptions()
+	o.NumberOfTests, o.Threads = 3, 1
+	task := func(context.Context, int) Outcome { return Outcome{Latency: time.Millisecond} }
+	appendix := func(*Result) []string { return []string{"APPENDIX"} }
+	list := []string{"--number-of-tests=3", "--duration=null"}
+
+	var out, log bytes.Buffer
+	g := Generator{Options: o, Task: task, Interactive: true, Out: &out, Log: NewLogWriter(&log, nil), Appendix: appendix, OptionList: list}
+	if _, err := g.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if want := "Successful executions: 3\n\nOption:\n--number-of-tests=3\n--duration=null\n\nAPPENDIX\n"; !strings.HasSuffix(out.String(), want) {
+		t.Errorf("console ends with\n%q\nwant\n%q", out.String(), want)
+	}
+
+	out.Reset()
+	log.Reset()
+	g.Interactive = false
+	if _, err := g.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	text := log.String()
+	want := " [shutdown-hook-0] INFO freon.BaseFreonGenerator: \nOption:\n"
+	i, j := strings.Index(text, "Successful executions: 3"), strings.Index(text, want)
+	k, l := strings.Index(text, "freon.BaseFreonGenerator: --duration=null\n"), strings.Index(text, "dnecho.freon: APPENDIX")
+	if i < 0 || j < i || k < j || l < k {
+		t.Errorf("want the report, %q, the options, then the appendix, in that order:\n%s", want, text)
+	}
+
+	// Without --verbose nothing is added.
+	log.Reset()
+	g.OptionList = nil
+	if _, err := g.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(log.String(), "Option:") {
+		t.Errorf("an option list without --verbose:\n%s", log.String())
+	}
+}

@@ -87,11 +87,10 @@ func (o Options) runDuration() (time.Duration, error) {
 	if err != nil {
 		return 0, err
 	}
-	switch {
-	case d < 0 || strings.HasPrefix(strings.TrimSpace(o.Duration), "-"):
+	// freon reads the duration in whole seconds and refuses anything under one ("0", "500ms")
+	// with the message it gives a negative one.
+	if d <= 0 || strings.HasPrefix(strings.TrimSpace(o.Duration), "-") {
 		return 0, errors.New(MsgInvalidDuration)
-	case d == 0:
-		return 0, fmt.Errorf("invalid --duration %s: freon counts whole seconds, so the shortest run is 1s", o.Duration)
 	}
 	return d, nil
 }

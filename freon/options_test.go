@@ -13,9 +13,10 @@ func TestValidate(t *testing.T) {
 		want string
 	}{
 		{"defaults", DefaultOptions(), ""},
-		{"zero duration", mod(func(o *Options) { o.Duration = "0s" }), "invalid --duration 0s: freon counts whole seconds, so the shortest run is 1s"},
+		{"zero duration", mod(func(o *Options) { o.Duration = "0s" }), MsgInvalidDuration},
+		{"bare zero", mod(func(o *Options) { o.Duration = "0" }), MsgInvalidDuration},
 		{"negative duration", mod(func(o *Options) { o.Duration = "-5m" }), MsgInvalidDuration},
-		{"sub-second duration", mod(func(o *Options) { o.Duration = "500ms" }), "invalid --duration 500ms: freon counts whole seconds, so the shortest run is 1s"},
+		{"sub-second duration", mod(func(o *Options) { o.Duration = "500ms" }), MsgInvalidDuration},
 		{"bad duration", mod(func(o *Options) { o.Duration = "abcs" }), `invalid --duration: duration "abcs": want an integer with an optional ns/us/ms/s/m/h/d suffix`},
 		{"testNo", mod(func(o *Options) { o.NumberOfTests = 0 }), MsgInvalidTestNo},
 		{"testNo with duration", mod(func(o *Options) { o.NumberOfTests = -1; o.Duration = "1m" }), MsgInvalidTestNo},

@@ -2,7 +2,11 @@ package main
 
 import (
 	"fmt"
+	"net/url"
+	"os"
+	"strconv"
 
+	"github.com/dnecho/dnecho/engine/output"
 	"github.com/dnecho/dnecho/ozone/config"
 	"github.com/dnecho/dnecho/ozone/echo"
 )
@@ -33,4 +37,25 @@ func clusterFromOverrides(c echo.Cluster, getenv func(string) string) (echo.Clus
 	}
 	c.SCM = addrs
 	return c, nil
+}
+
+// withFreonServer is --server: Java freon serves its metrics over HTTP at ozone.freon.http-address;
+// dnecho serves its live web dashboard there instead, unless -o already asks for one, which then
+// serves at its own address.
+func withFreonServer(specs []string, c echo.Cluster) ([]string, error) {
+	for _, s := range specs {
+		if typ, _ := output.ParseSpec(s); typ == "web-dashboard" {
+			return specs, nil
+		}
+	}
+	cfg, err := config.Load(config.ResolveDir(c.ConfDir, os.Getenv), c.Overrides)
+	if err != nil {
+		return nil, fmt.Errorf("--server: %w", err)
+	}
+	host, port, err := cfg.FreonHTTPAddress()
+	if err != nil {
+		return nil, fmt.Errorf("--server: %w", err)
+	}
+	q := url.Values{"host": {host}, "port": {strconv.Itoa(port)}}
+	return append(append([]string(nil), specs...), "web-dashboard="+q.Encode()), nil
 }

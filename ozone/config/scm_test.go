@@ -187,3 +187,32 @@ func TestOverridesAloneNameSCM(t *testing.T) {
 		})
 	}
 }
+
+func TestFreonHTTPAddress(t *testing.T) {
+	tests := []struct {
+		props   map[string]string
+		host    string
+		port    int
+		wantErr string
+	}{
+		{nil, "0.0.0.0", 9884, ""},
+		{map[string]string{"ozone.freon.http-address": "127.0.0.1:9000"}, "127.0.0.1", 9000, ""},
+		{map[string]string{"ozone.freon.http-address": "gw"}, "gw", 9884, ""},
+		{map[string]string{"ozone.freon.http-address": "127.0.0.1:0"}, "127.0.0.1", 0, ""},
+		{map[string]string{"ozone.freon.http-address": ":9000"}, "", 9000, ""},
+		{map[string]string{"ozone.freon.http-address": "gw:9000", "ozone.freon.http-bind-host": "10.0.0.1"}, "10.0.0.1", 9000, ""},
+		{map[string]string{"ozone.freon.http-address": "gw:http"}, "", 0, `ozone.freon.http-address="gw:http": invalid port`},
+	}
+	for _, tt := range tests {
+		host, port, err := fromMap(tt.props).FreonHTTPAddress()
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("%v: err = %v, want %q", tt.props, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || host != tt.host || port != tt.port {
+			t.Errorf("%v: got %s %d %v, want %s %d", tt.props, host, port, err, tt.host, tt.port)
+		}
+	}
+}
