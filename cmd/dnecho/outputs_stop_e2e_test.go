@@ -82,3 +82,42 @@ export default function () { console.log('ITERATING'); sleep(0.1); }`)
 		t.Errorf("no line says the outputs were abandoned\n%s", res.all())
 	}
 }
+
+// closedPort is an address where nothing listens: connections are refused.
+func closedPort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return addr
+}
+
+// An output that never reached its store says why in its final line: the store's own answer
+// (connection refused) or its silence, never the cancellation of the sends the stop cut short.
+func TestOutputLineNamesTheCause(t *testing.T) {
+	t.Parallel()
+	script := writeRunScript(t, "one.js", `export const options = { iterations: 1 }; export default function () {}`)
+	for _, tc := range []struct {
+		name, addr, want string
+	}{
+		{"refused", closedPort(t), "connection refused"},
+		{"silent", silentStore(t), "no answer within the 5s stop timeout"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := dnechoEnvLimit(t, 60*time.Second, influx2Env, "run", "-q", "-o", "xk6-influxdb=http://"+tc.addr+"/bucket", script)
+			var line string
+			for _, l := range strings.Split(r.all(), "\n") {
+				if strings.Contains(l, "samples written") {
+					line = l
+				}
+			}
+			if !strings.Contains(line, "(error: ") || !strings.Contains(line, tc.want) || strings.Contains(line, "context canceled") {
+				t.Errorf("output line %q, want the cause %q\n%s", line, tc.want, r.all())
+			}
+		})
+	}
+}

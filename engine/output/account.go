@@ -17,7 +17,7 @@ type Account struct {
 	Received int64 // samples handed to the output
 	Written  int64 // samples that reached the destination
 	Dropped  int64 // samples that never will
-	Err      error // the last write error, if any
+	Err      error // the write errors, if any: the first (the cause), and the last when it differs
 }
 
 // Lost reports whether the output dropped samples.
@@ -50,7 +50,7 @@ func (e *LossError) ExitCode() int { return ExitDataLost }
 func (a Account) Line(description string) string {
 	s := fmt.Sprintf("output %s: %s samples written, %s dropped", description, group(a.Written), group(a.Dropped))
 	if a.Err != nil {
-		s += " (last error: " + a.Err.Error() + ")"
+		s += " (error: " + a.Err.Error() + ")"
 	}
 	return s
 }
