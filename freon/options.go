@@ -70,6 +70,19 @@ func (o Options) Validate() error {
 	return err
 }
 
+// Length is how long a run of valid options is expected to last: the --duration, or in count
+// mode with --rate the time the last call is due; 0 when nothing says (a closed loop's pace is
+// the cluster's).
+func (o Options) Length() time.Duration {
+	if d, err := o.runDuration(); err != nil || d > 0 {
+		return d
+	}
+	if r, err := o.rate(); err == nil && r.Open() {
+		return r.Due(o.NumberOfTests)
+	}
+	return 0
+}
+
 // rate returns the --rate, or the zero Rate for the closed loop.
 func (o Options) rate() (Rate, error) {
 	if o.Rate == "" {

@@ -76,3 +76,22 @@ func TestResolvePrefix(t *testing.T) {
 		t.Errorf("env prefix %q", got)
 	}
 }
+
+func TestLength(t *testing.T) {
+	mod := func(f func(*Options)) Options { o := DefaultOptions(); f(&o); return o }
+	tests := []struct {
+		o    Options
+		want time.Duration
+	}{
+		{DefaultOptions(), 0},
+		{mod(func(o *Options) { o.Duration = "8s" }), 8 * time.Second},
+		{mod(func(o *Options) { o.Duration = "2m"; o.Rate = "100" }), 2 * time.Minute},
+		{mod(func(o *Options) { o.NumberOfTests = 5000; o.Rate = "500/s" }), 10 * time.Second},
+		{mod(func(o *Options) { o.NumberOfTests = 30; o.Rate = "60/m" }), 30 * time.Second},
+	}
+	for _, tt := range tests {
+		if got := tt.o.Length(); got != tt.want {
+			t.Errorf("%+v: Length() = %s, want %s", tt.o, got, tt.want)
+		}
+	}
+}

@@ -256,7 +256,7 @@ func runDNEcho(sig *signals, s streams, f *dnEchoFlags, fl *pflag.FlagSet) error
 			return d.addrMap()
 		}
 		return nil
-	}))
+	}), f.run.Length())
 	if err != nil {
 		return err
 	}

@@ -48,7 +48,7 @@ func (e *LossError) ExitCode() int { return ExitDataLost }
 
 // Line is the end-of-run line of one output: what it wrote and what it dropped.
 func (a Account) Line(description string) string {
-	s := fmt.Sprintf("output %s: %s samples written, %s dropped", description, group(a.Written), group(a.Dropped))
+	s := fmt.Sprintf("output %s: %s samples written, %s dropped", description, Thousands(a.Written), Thousands(a.Dropped))
 	if a.Err != nil {
 		s += " (error: " + a.Err.Error() + ")"
 	}
@@ -76,8 +76,8 @@ func AccountOf(o Output, received int64, stopErr error) Account {
 	return a
 }
 
-// group prints n with thousands separators (12,345,678).
-func group(n int64) string {
+// Thousands prints n with thousands separators (12,345,678).
+func Thousands(n int64) string {
 	s := fmt.Sprint(n)
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")
