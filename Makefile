@@ -13,7 +13,8 @@ all: build
 build:
 	$(GO) build -o $(BIN) ./cmd/dnecho
 
-## demo: build, start the embedded mini cluster, run the example scenario, print the summary.
+## demo: build, start the embedded mini cluster, run the freon drop-in (freon's report) and the
+## example scenario (k6's summary) against it, stop it, and print the commands to try next.
 demo: build
 	./scripts/demo.sh
 
