@@ -50,7 +50,7 @@ type freonGlobals struct {
 func newFreonCommand(sig *signals, s streams) *cobra.Command {
 	g := &freonGlobals{}
 	cmd := &cobra.Command{
-		Use:   "freon",
+		Use:   "freon COMMAND",
 		Short: "Ozone freon load generators (dn-echo)",
 		// A missing or unknown generator is a usage error, as in Java's picocli (exit 2); cobra
 		// would print the help and exit 0 for a command that cannot run.
