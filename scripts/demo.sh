@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # `make demo`: start the embedded mini cluster, send it the freon drop-in's Echo load (freon's
 # report), run the quickstart scenario against it (k6's summary), stop it, and say what to try
-# next. DEMO_DURATION shortens or lengthens the scenario (default 10s); DNECHO names the binary
-# (default ./bin/dnecho, which `make demo` builds).
+# next. DEMO_DURATION shortens or lengthens the scenario (default 10s); the first argument names
+# the binary (default ./bin/dnecho, which `make demo` builds).
 set -euo pipefail
+bin=$(realpath "${1:-$(dirname "$0")/../bin/dnecho}")
 cd "$(dirname "$0")/.."
-bin=${DNECHO:-./bin/dnecho}
 conf=$(mktemp -d "${TMPDIR:-/tmp}/dnecho-demo.XXXXXX")
 cluster=""
 cleanup() {

@@ -1,12 +1,7 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"net"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -21,7 +16,8 @@ import (
 // afterwards, and the suggested freon commands run as printed against a mini cluster.
 func TestDemoScript(t *testing.T) {
 	t.Parallel()
-	r := runDemo(t)
+	// dnechoBehind runs the script with the binary as its argument.
+	r := dnechoBehind(t, []string{"bash", "../../scripts/demo.sh"}, 3*time.Minute, []string{"DEMO_DURATION=2s"}, "")
 	if r.code != 0 {
 		t.Fatalf("demo exit %d\n%s", r.code, r.all())
 	}
@@ -57,26 +53,4 @@ func TestDemoScript(t *testing.T) {
 	if ran != 2 {
 		t.Errorf("%d freon commands suggested, want 2:\n%s", ran, next)
 	}
-}
-
-// runDemo runs scripts/demo.sh with the test's binary and a 2 s scenario, with a hard time limit.
-func runDemo(t *testing.T) runResult {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "bash", filepath.Join("..", "..", "scripts", "demo.sh"))
-	cmd.Env = append(os.Environ(), "DNECHO="+binPath, "DEMO_DURATION=2s", "OZONE_CONF_DIR=")
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	r := runResult{stdout: out.String(), stderr: errb.String()}
-	if ctx.Err() != nil {
-		t.Fatalf("demo still running after 3 minutes\n%s", r.all())
-	}
-	if ee, ok := err.(*exec.ExitError); ok {
-		r.code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return r
 }

@@ -3,9 +3,12 @@ package main
 import (
 	"net"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dnecho/dnecho/internal/teststore"
 )
 
 // silentStore accepts connections and never answers, like a store behind a dead proxy.
@@ -83,18 +86,6 @@ export default function () { console.log('ITERATING'); sleep(0.1); }`)
 	}
 }
 
-// closedPort is an address where nothing listens: connections are refused.
-func closedPort(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	return addr
-}
-
 // An output that never reached its store says why in its final line: the store's own answer
 // (connection refused) or its silence, never the cancellation of the sends the stop cut short.
 func TestOutputLineNamesTheCause(t *testing.T) {
@@ -103,7 +94,7 @@ func TestOutputLineNamesTheCause(t *testing.T) {
 	for _, tc := range []struct {
 		name, addr, want string
 	}{
-		{"refused", closedPort(t), "connection refused"},
+		{"refused", "127.0.0.1:" + strconv.Itoa(teststore.FreePort(t)), "connection refused"},
 		{"silent", silentStore(t), "no answer within the 5s stop timeout"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
