@@ -18,7 +18,8 @@ DNECHO_REVISION ?= $(shell ./scripts/version.sh revision)
 build:
 	$(GO) build -ldflags "-X main.version=$(DNECHO_VERSION) -X main.revision=$(DNECHO_REVISION)" -o $(BIN) ./cmd/dnecho
 
-## demo: build, start the embedded mini cluster, run the example scenario, print the summary.
+## demo: build, start the embedded mini cluster, run the freon drop-in (freon's report) and the
+## example scenario (k6's summary) against it, stop it, and print the commands to try next.
 demo: build
 	./scripts/demo.sh
 

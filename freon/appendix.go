@@ -33,3 +33,27 @@ func (g Generator) writeAppendix(res *Result) error {
 	}
 	return nil
 }
+
+// writeOptionList prints Generator.OptionList as freon's --verbose does after its report
+// (BaseFreonGenerator.printOption): "\nOption:" and then each name=value, println'd on Out after
+// the console report or each an INFO line of freon.BaseFreonGenerator from the report thread, the
+// first message starting with its newline as log4j prints it.
+func (g Generator) writeOptionList() error {
+	if g.OptionList == nil {
+		return nil
+	}
+	lines := append([]string{"\nOption:"}, g.OptionList...)
+	if g.Interactive {
+		bw := bufio.NewWriter(g.Out)
+		for _, l := range lines {
+			bw.WriteString(l + "\n")
+		}
+		return bw.Flush()
+	}
+	for _, l := range lines {
+		if err := g.Log.Log(ThreadReport, LevelInfo, LoggerBaseFreon, l); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -34,6 +34,9 @@ type Generator struct {
 	// verdict), from the finished run: printed after the console report, or logged (see
 	// writeAppendix). An entry may span lines.
 	Appendix func(*Result) []string
+	// OptionList, when not nil, is freon's --verbose block: the report is followed by "Option:"
+	// and one name=value line per entry, before the Appendix (see writeOptionList).
+	OptionList []string
 }
 
 // Run executes the test. The Result is nil only when the run could not start; the error is
@@ -71,6 +74,9 @@ func (g Generator) Run(ctx context.Context) (*Result, error) {
 		err = writeConsoleReport(g.Out, now, rep, consoleOptions{})
 	} else {
 		err = writeLogReport(g.Log, rep)
+	}
+	if err == nil {
+		err = g.writeOptionList()
 	}
 	if err == nil {
 		err = g.writeAppendix(res)

@@ -84,6 +84,28 @@ func TestGroupsMergeWorkers(t *testing.T) {
 	}
 }
 
+// consoleAndLog runs g with the console report and then with the log report and returns what
+// each wrote (Out, then the log); g's Out and Log are set here.
+func consoleAndLog(t *testing.T, g Generator) (console, log string) {
+	t.Helper()
+	for _, interactive := range []bool{true, false} {
+		var out, lw bytes.Buffer
+		g.Interactive, g.Out, g.Log = interactive, &out, NewLogWriter(&lw, nil)
+		if _, err := g.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if interactive {
+			console = out.String()
+			continue
+		}
+		if out.Len() != 0 {
+			t.Errorf("log mode wrote to Out: %q", out.String())
+		}
+		log = lw.String()
+	}
+	return console, log
+}
+
 // The appendix follows the Java-compatible report: after a blank line on the console, as
 // dnecho.freon lines (continuation lines verbatim) in the log.
 func TestGeneratorAppendix(t *testing.T) {
@@ -93,23 +115,10 @@ func TestGeneratorAppendix(t *testing.T) {
 		return []string{"Per group:\n  a  " + r.Groups[0].Group, "VERDICT"}
 	}
 	task := func(context.Context, int) Outcome { return Outcome{Group: "g1", Latency: time.Millisecond} }
-
-	var out, log bytes.Buffer
-	g := Generator{Options: o, Task: task, Interactive: true, Out: &out, Log: NewLogWriter(&log, nil), Appendix: appendix}
-	if _, err := g.Run(context.Background()); err != nil {
-		t.Fatal(err)
+	console, text := consoleAndLog(t, Generator{Options: o, Task: task, Appendix: appendix})
+	if !strings.HasSuffix(console, "Successful executions: 10\n\nPer group:\n  a  g1\nVERDICT\n") {
+		t.Errorf("console:\n%s", console)
 	}
-	if !strings.HasSuffix(out.String(), "Successful executions: 10\n\nPer group:\n  a  g1\nVERDICT\n") {
-		t.Errorf("console:\n%s", out.String())
-	}
-
-	out.Reset()
-	log.Reset()
-	g.Interactive = false
-	if _, err := g.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	text := log.String()
 	for _, want := range []string{" [shutdown-hook-0] INFO dnecho.freon: Per group:\n  a  g1\n", " INFO dnecho.freon: VERDICT\n"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("log lacks %q:\n%s", want, text)
@@ -118,7 +127,30 @@ func TestGeneratorAppendix(t *testing.T) {
 	if strings.Index(text, "Successful executions: 10") > strings.Index(text, "Per group:") {
 		t.Errorf("the appendix comes before the report:\n%s", text)
 	}
-	if out.Len() != 0 {
-		t.Errorf("log mode wrote to Out: %q", out.String())
+}
+
+// --verbose's option list follows the report and comes before the appendix, as Java freon prints
+// it: "\nOption:" then name=value lines, on the console or as freon.BaseFreonGenerator lines.
+func TestGeneratorOptionList(t *testing.T) {
+	o := DefaultOptions()
+	o.NumberOfTests, o.Threads = 3, 1
+	g := Generator{Options: o, OptionList: []string{"--number-of-tests=3", "--duration=null"},
+		Task:     func(context.Context, int) Outcome { return Outcome{Latency: time.Millisecond} },
+		Appendix: func(*Result) []string { return []string{"APPENDIX"} }}
+	console, text := consoleAndLog(t, g)
+	if want := "Successful executions: 3\n\nOption:\n--number-of-tests=3\n--duration=null\n\nAPPENDIX\n"; !strings.HasSuffix(console, want) {
+		t.Errorf("console ends with\n%q\nwant\n%q", console, want)
+	}
+	want := " [shutdown-hook-0] INFO freon.BaseFreonGenerator: \nOption:\n"
+	i, j := strings.Index(text, "Successful executions: 3"), strings.Index(text, want)
+	k, l := strings.Index(text, "freon.BaseFreonGenerator: --duration=null\n"), strings.Index(text, "dnecho.freon: APPENDIX")
+	if i < 0 || j < i || k < j || l < k {
+		t.Errorf("want the report, %q, the options, then the appendix, in that order:\n%s", want, text)
+	}
+
+	// Without --verbose nothing is added.
+	g.OptionList = nil
+	if console, text := consoleAndLog(t, g); strings.Contains(console+text, "Option:") {
+		t.Errorf("an option list without --verbose:\n%s%s", console, text)
 	}
 }

@@ -70,6 +70,19 @@ func (o Options) Validate() error {
 	return err
 }
 
+// Length is how long a run of valid options is expected to last: the --duration, or in count
+// mode with --rate the time the last call is due; 0 when nothing says (a closed loop's pace is
+// the cluster's).
+func (o Options) Length() time.Duration {
+	if d, err := o.runDuration(); err != nil || d > 0 {
+		return d
+	}
+	if r, err := o.rate(); err == nil && r.Open() {
+		return r.Due(o.NumberOfTests)
+	}
+	return 0
+}
+
 // rate returns the --rate, or the zero Rate for the closed loop.
 func (o Options) rate() (Rate, error) {
 	if o.Rate == "" {
@@ -87,11 +100,10 @@ func (o Options) runDuration() (time.Duration, error) {
 	if err != nil {
 		return 0, err
 	}
-	switch {
-	case d < 0 || strings.HasPrefix(strings.TrimSpace(o.Duration), "-"):
+	// freon reads the duration in whole seconds and refuses anything under one ("0", "500ms")
+	// with the message it gives a negative one.
+	if d <= 0 || strings.HasPrefix(strings.TrimSpace(o.Duration), "-") {
 		return 0, errors.New(MsgInvalidDuration)
-	case d == 0:
-		return 0, fmt.Errorf("invalid --duration %s: freon counts whole seconds, so the shortest run is 1s", o.Duration)
 	}
 	return d, nil
 }

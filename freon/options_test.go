@@ -13,9 +13,10 @@ func TestValidate(t *testing.T) {
 		want string
 	}{
 		{"defaults", DefaultOptions(), ""},
-		{"zero duration", mod(func(o *Options) { o.Duration = "0s" }), "invalid --duration 0s: freon counts whole seconds, so the shortest run is 1s"},
+		{"zero duration", mod(func(o *Options) { o.Duration = "0s" }), MsgInvalidDuration},
+		{"bare zero", mod(func(o *Options) { o.Duration = "0" }), MsgInvalidDuration},
 		{"negative duration", mod(func(o *Options) { o.Duration = "-5m" }), MsgInvalidDuration},
-		{"sub-second duration", mod(func(o *Options) { o.Duration = "500ms" }), "invalid --duration 500ms: freon counts whole seconds, so the shortest run is 1s"},
+		{"sub-second duration", mod(func(o *Options) { o.Duration = "500ms" }), MsgInvalidDuration},
 		{"bad duration", mod(func(o *Options) { o.Duration = "abcs" }), `invalid --duration: duration "abcs": want an integer with an optional ns/us/ms/s/m/h/d suffix`},
 		{"testNo", mod(func(o *Options) { o.NumberOfTests = 0 }), MsgInvalidTestNo},
 		{"testNo with duration", mod(func(o *Options) { o.NumberOfTests = -1; o.Duration = "1m" }), MsgInvalidTestNo},
@@ -73,5 +74,24 @@ func TestResolvePrefix(t *testing.T) {
 	}
 	if got := ResolvePrefix("run-__HOST__-__NOPE__x", getenv, seq); got != "run-dn1-x" {
 		t.Errorf("env prefix %q", got)
+	}
+}
+
+func TestLength(t *testing.T) {
+	mod := func(f func(*Options)) Options { o := DefaultOptions(); f(&o); return o }
+	tests := []struct {
+		o    Options
+		want time.Duration
+	}{
+		{DefaultOptions(), 0},
+		{mod(func(o *Options) { o.Duration = "8s" }), 8 * time.Second},
+		{mod(func(o *Options) { o.Duration = "2m"; o.Rate = "100" }), 2 * time.Minute},
+		{mod(func(o *Options) { o.NumberOfTests = 5000; o.Rate = "500/s" }), 10 * time.Second},
+		{mod(func(o *Options) { o.NumberOfTests = 30; o.Rate = "60/m" }), 30 * time.Second},
+	}
+	for _, tt := range tests {
+		if got := tt.o.Length(); got != tt.want {
+			t.Errorf("%+v: Length() = %s, want %s", tt.o, got, tt.want)
+		}
 	}
 }

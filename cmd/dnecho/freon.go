@@ -5,16 +5,19 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
 	"github.com/dnecho/dnecho/dnstats"
 	"github.com/dnecho/dnecho/engine/options"
 	"github.com/dnecho/dnecho/freon"
 	"github.com/dnecho/dnecho/internal/exitcode"
+	"github.com/dnecho/dnecho/ozone/config"
 	"github.com/dnecho/dnecho/ozone/echo"
 )
 
@@ -37,13 +40,43 @@ const (
 	msgReadOnlyForced = "Read only is not set to true for GRPC, setting it to true"
 )
 
+// freonGlobals are freon's parent options (Java's Freon and GenericCli). They are persistent
+// flags, so they may come before dn-echo or after it, as Java's inherited --verbose may.
+type freonGlobals struct {
+	verbose bool
+	server  bool
+}
+
 func newFreonCommand(sig *signals, s streams) *cobra.Command {
+	g := &freonGlobals{}
 	cmd := &cobra.Command{
-		Use:   "freon",
+		Use:   "freon COMMAND",
 		Short: "Ozone freon load generators (dn-echo)",
+		// A missing or unknown generator is a usage error, as in Java's picocli (exit 2); cobra
+		// would print the help and exit 0 for a command that cannot run.
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withCode(exitUsage, freonSubcommandError(cmd, args))
+		},
 	}
-	cmd.AddCommand(newDNEchoCommand(sig, s))
+	pf := cmd.PersistentFlags()
+	pf.BoolVar(&g.verbose, "verbose", false, "list every option and its value after the report (\"Option:\"), as Java freon does")
+	pf.BoolVar(&g.server, "server", false, fmt.Sprintf("serve the live web dashboard at %s (default %s:%d), where Java freon\n"+
+		"serves its metrics", config.KeyFreonHTTPAddress, config.DefaultFreonHTTPBindHost, config.DefaultFreonHTTPPort))
+	cmd.AddCommand(newDNEchoCommand(sig, s, g))
 	return cmd
+}
+
+// freonSubcommandError says what is wrong with `dnecho freon [ARG]` when no generator ran.
+func freonSubcommandError(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return fmt.Errorf("missing required subcommand: use %s dn-echo (its --help lists the options)", cmd.CommandPath())
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+	cmd.SuggestionsMinimumDistance = 2 // cobra's own default, which only its root command applies
+	if sug := cmd.SuggestionsFor(args[0]); len(sug) > 0 {
+		msg += "; did you mean " + strings.Join(sug, " or ") + "?"
+	}
+	return errors.New(msg)
 }
 
 // dnEchoFlags are the command line of `dnecho freon dn-echo`: freon's runner options, dn-echo's
@@ -60,10 +93,11 @@ type dnEchoFlags struct {
 	tags          []string
 	failOnLoss    bool
 	slow          dnstats.Options
+	global        *freonGlobals
 }
 
-func newDNEchoCommand(sig *signals, s streams) *cobra.Command {
-	f := &dnEchoFlags{run: freon.DefaultOptions(), slow: dnstats.DefaultOptions()}
+func newDNEchoCommand(sig *signals, s streams, g *freonGlobals) *cobra.Command {
+	f := &dnEchoFlags{run: freon.DefaultOptions(), slow: dnstats.DefaultOptions(), global: g}
 	cmd := &cobra.Command{
 		Use:     "dn-echo",
 		Aliases: []string{"dne"},
@@ -73,7 +107,8 @@ func newDNEchoCommand(sig *signals, s streams) *cobra.Command {
 A drop-in for 'ozone freon dn-echo': the same options, units (KB) and defaults, the same report
 (Dropwizard console layout on a terminal, log4j lines on stderr otherwise) and exit status (255 when
 any call failed; 130 after Ctrl-C, with the report of what ran; 2 for a bad command line).
-Percentiles are exact over the whole run, where freon's are sampled.
+Percentiles are exact up to 16 Mi calls (then from an HDR histogram with 3 significant digits, and
+the report says so), where freon's are sampled.
 
 It looks the container's pipeline up from SCM (GetContainer, ListPipelines), fetches a container
 token when hdds.container.token.enabled is set, and sends Echo to the pipeline's first DataNode over
@@ -101,7 +136,7 @@ The options from --scm on are dnecho's own; the ones before them are freon's.`,
   dnecho freon dn-echo --conf /tmp/mini --container-id 1 -t=1 -n=1 --payload-req=1 --payload-resp=1`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runDNEcho(sig, s, f)
+			return runDNEcho(sig, s, f, cmd.Flags())
 		},
 	}
 	f.addFlags(cmd)
@@ -114,47 +149,47 @@ func (f *dnEchoFlags) addFlags(cmd *cobra.Command) {
 	f.specs = newSpecFlags(fl, &f.spec)
 	sf, o := f.specs, &f.run
 	// freon's own options (docs/ozone-echo.md, "freon dn-echo").
-	fl.Int64VarP(&o.NumberOfTests, "number-of-tests", "n", o.NumberOfTests, "Number of the generated objects.")
-	fl.IntVarP(&o.Threads, "threads", "t", o.Threads, fmt.Sprintf("Number of threads used to execute (at most %d)", freon.MaxThreads))
-	fl.IntVar(&o.Threads, "thread", o.Threads, "Alias of --threads")
+	fl.Int64VarP(&o.NumberOfTests, "number-of-tests", "n", o.NumberOfTests, "number of the generated objects")
+	fl.IntVarP(&o.Threads, "threads", "t", o.Threads, fmt.Sprintf("number of threads used to execute (at most %d)", freon.MaxThreads))
+	fl.IntVar(&o.Threads, "thread", o.Threads, "alias of --threads")
 	_ = fl.MarkHidden("thread")
-	fl.StringVar(&o.Duration, "duration", "", "Run for this long instead of --number-of-tests (duration mode), e.g. 30s, 5m, 1h, 7d")
-	fl.BoolVarP(&o.FailAtEnd, "fail-at-end", "f", false, "If turned on, all the tasks will be executed even if there are failures.")
-	fl.StringVarP(&o.Prefix, "prefix", "p", "", "Unique identifier of the test execution. Usually used as a prefix of the generated object\nnames. If empty, a random name will be generated")
-	sf.add(echo.FieldContainerID, "container-id", "", "id", "", "Send echo to DataNodes associated with this container (required)")
-	fl.IntVar(&f.payloadReqKB, "payload-req", 0, "Specifies the size of payload in KB in each request (ignored by the DataNode)")
-	fl.IntVar(&f.payloadRespKB, "payload-resp", 0, "Specifies the size of payload in KB in each response (capped at 2097151 bytes, like freon)")
-	sf.add(echo.FieldSleepMs, "sleep-time-ms", "", "int", "0", "Let the DataNode to pause for a duration (in milliseconds) for each request")
-	sf.add(echo.FieldClients, "clients", "", "int", "1", fmt.Sprintf("Number of independent clients (gRPC connections, at most %d); task i uses client i mod clients", echo.MaxClients))
-	sf.addBool(echo.FieldReadOnly, "read-only", "Whether the echo is read-only (forced on without --ratis, as in freon)")
-	fl.BoolVar(&f.ratis, "ratis", false, "Send through the pipeline's Raft group (RATIS port): a write applied on every replica,\nor with --read-only a read the leader serves")
+	fl.StringVar(&o.Duration, "duration", "", "run for this long instead of --number-of-tests (duration mode), e.g. 30s, 5m, 1h, 7d")
+	fl.BoolVarP(&o.FailAtEnd, "fail-at-end", "f", false, "if turned on, all the tasks will be executed even if there are failures")
+	fl.StringVarP(&o.Prefix, "prefix", "p", "", "unique identifier of the test execution, usually used as a prefix of the generated object\nnames; if empty, a random name will be generated")
+	sf.add(echo.FieldContainerID, "container-id", "", "id", "", "send echo to the DataNodes associated with this container (required)")
+	fl.IntVar(&f.payloadReqKB, "payload-req", 0, "size of the payload in KB in each request (ignored by the DataNode)")
+	fl.IntVar(&f.payloadRespKB, "payload-resp", 0, "size of the payload in KB in each response (capped at 2097151 bytes, like freon)")
+	sf.add(echo.FieldSleepMs, "sleep-time-ms", "", "int", "0", "let the DataNode pause for this many milliseconds for each request")
+	sf.add(echo.FieldClients, "clients", "", "int", "1", fmt.Sprintf("number of independent clients (gRPC connections, at most %d); task i uses client i mod clients", echo.MaxClients))
+	sf.addBool(echo.FieldReadOnly, "read-only", "whether the echo is read-only (forced on without --ratis, as in freon)")
+	fl.BoolVar(&f.ratis, "ratis", false, "send through the pipeline's Raft group (RATIS port): a write applied on every replica,\nor with --read-only a read the leader serves")
 	sf.names[echo.FieldTransport] = "--ratis"
 	sf.addCluster()
 	// dnecho's options.
-	fl.StringVar(&o.Rate, "rate", "", "Open loop: start `N` calls per second (N, N/s) or per minute (N/m), up to --threads at a time;\n"+
+	fl.StringVar(&o.Rate, "rate", "", "open loop: start `N` calls per second (N, N/s) or per minute (N/m), up to --threads at a time;\n"+
 		"a call's latency counts from when it was due (default: freon's closed loop)")
-	sf.add(echo.FieldTarget, "target", "", "first|all|dn", echo.TargetFirst, "Which DataNode(s): first (Java client order, retry on the others), all (round-robin\nover every replica, no retry), or one DataNode's uuid or host")
+	sf.add(echo.FieldTarget, "target", "", "first|all|dn", echo.TargetFirst, "which DataNode(s): first (Java client order, retry on the others), all (round-robin\nover every replica, no retry), or one DataNode's uuid or host")
 	sf.add(echo.FieldStream, "stream", "", "new|reuse", string(echo.StreamNew), "gRPC stream use: new (a stream per request, like Java) or reuse (long-lived streams)")
-	sf.addBool(echo.FieldNoRetry, "no-retry", "Do not retry a failed call on the other pipeline members (with --ratis: no Raft retries)")
-	sf.addBool(echo.FieldUnsafeWrite, "unsafe-write", "With --ratis: write even when SCM does not list the container OPEN on its pipeline\n(a write a replica cannot apply closes the pipeline on a real cluster)")
+	sf.addBool(echo.FieldNoRetry, "no-retry", "do not retry a failed call on the other pipeline members (with --ratis: no Raft retries)")
+	sf.addBool(echo.FieldUnsafeWrite, "unsafe-write", "with --ratis: write even when SCM does not list the container OPEN on its pipeline\n(a write a replica cannot apply closes the pipeline on a real cluster)")
 	sf.add(echo.FieldLookup, "lookup", "", "freon|single", string(echo.LookupFreon), "SCM lookup: freon (GetContainer + ListPipelines) or single (GetContainerWithPipeline)")
-	sf.add(echo.FieldToken, "token", "", "auto|none|token", echo.TokenAuto, "Container token: auto (from SCM when hdds.container.token.enabled), none, or an encoded token")
+	sf.add(echo.FieldToken, "token", "", "auto|none|token", echo.TokenAuto, "container token: auto (from SCM when hdds.container.token.enabled), none, or an encoded token")
 	sf.add(echo.FieldTLSCA, "tls-ca", "", "files", "", "CA certificate PEM file(s) for TLS to the DataNodes (turns TLS on)")
-	sf.add(echo.FieldDeadline, "deadline", "", "duration", "", "Deadline of one Echo attempt (default ozone.client.read.timeout, 30s)")
-	sf.add(echo.FieldLookupTimeout, "lookup-timeout", "", "duration", echo.DefaultLookupTimeout.String(), "Give up on the SCM lookup after this long")
-	sf.add(echo.FieldReresolveAfter, "reresolve-after", "", "duration", echo.DefaultReresolveAfter.String(), "Look the container up again after this long of nothing but UNAVAILABLE")
-	sf.addBool(echo.FieldNoReresolve, "no-reresolve", "Keep the pipeline found at the start, like the Java tool")
-	sf.addBool(echo.FieldUncapped, "payload-resp-uncapped", "Send --payload-resp in full instead of freon's 2097151-byte cap\n(DataNode errors above its limits are counted by result, not fatal)")
-	fl.StringVar(&f.report, "report", "auto", "Report format: auto (console on a terminal, log lines otherwise), console or log")
-	fl.StringArrayVarP(&f.out, "out", "o", nil, "Also send every call's dnecho_* samples to an output, as `dnecho run -o` does:\n"+
+	sf.add(echo.FieldDeadline, "deadline", "", "duration", "", "deadline of one Echo attempt (default ozone.client.read.timeout, 30s)")
+	sf.add(echo.FieldLookupTimeout, "lookup-timeout", "", "duration", echo.DefaultLookupTimeout.String(), "give up on the SCM lookup after this long")
+	sf.add(echo.FieldReresolveAfter, "reresolve-after", "", "duration", echo.DefaultReresolveAfter.String(), "look the container up again after this long of nothing but UNAVAILABLE")
+	sf.addBool(echo.FieldNoReresolve, "no-reresolve", "keep the pipeline found at the start, like the Java tool")
+	sf.addBool(echo.FieldUncapped, "payload-resp-uncapped", "send --payload-resp in full instead of freon's 2097151-byte cap\n(DataNode errors above its limits are counted by result, not fatal)")
+	fl.StringVar(&f.report, "report", "auto", "report format: auto (console on a terminal, log lines otherwise), console or log")
+	fl.StringArrayVarP(&f.out, "out", "o", nil, "also send every call's dnecho_* samples to an `output`, as dnecho run -o does:\n"+
 		"json=FILE, csv=FILE, influxdb=URL, xk6-influxdb, experimental-prometheus-rw, opentelemetry, web-dashboard (repeatable;\n"+
 		"K6_* environment variables configure them; K6_WEB_DASHBOARD_EXPORT=report.html keeps the dashboard with this report)")
-	fl.StringArrayVar(&f.tags, "tag", nil, "Run tag NAME=VALUE added to every -o sample, as `dnecho run --tag` does (repeatable;\n"+
+	fl.StringArrayVar(&f.tags, "tag", nil, "run tag `NAME=VALUE` added to every -o sample, as dnecho run --tag does (repeatable;\n"+
 		"default K6_TAGS=NAME:VALUE,..., k6's form)")
-	fl.BoolVar(&f.failOnLoss, "fail-on-output-loss", false, "Exit 111 when an output dropped samples (by default it is only reported)")
-	fl.Float64Var(&f.slow.SlowFactor, "slow-factor", f.slow.SlowFactor, fmt.Sprintf("Name a DataNode slow after the report when its p99 is more than this many times the median p99\n"+
+	fl.BoolVar(&f.failOnLoss, "fail-on-output-loss", false, "exit 111 when an output dropped samples (by default it is only reported)")
+	fl.Float64Var(&f.slow.SlowFactor, "slow-factor", f.slow.SlowFactor, fmt.Sprintf("name a DataNode slow after the report when its p99 is more than this many times the median p99\n"+
 		"of the other DataNodes (each with at least %d calls; docs/slow-datanode.md)", dnstats.DefaultMinCalls))
-	sf.add(echo.FieldUser, "user", "", "name", "", "Hadoop RPC user name (default $HADOOP_USER_NAME or the OS user)")
+	sf.add(echo.FieldUser, "user", "", "name", "", "user name for Hadoop RPC (default $HADOOP_USER_NAME or the OS user)")
 	sf.addKerberos()
 }
 
@@ -183,9 +218,12 @@ func (f *dnEchoFlags) echoSpec() (echo.Spec, error) {
 	return s, nil
 }
 
-func runDNEcho(sig *signals, s streams, f *dnEchoFlags) error {
+func runDNEcho(sig *signals, s streams, f *dnEchoFlags, fl *pflag.FlagSet) error {
 	spec, err := f.echoSpec()
 	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	if spec.Cluster, err = clusterFromOverrides(spec.Cluster, os.Getenv); err != nil {
 		return withCode(exitUsage, err)
 	}
 	if err := f.run.Validate(); err != nil {
@@ -207,12 +245,18 @@ func runDNEcho(sig *signals, s streams, f *dnEchoFlags) error {
 	// The dashboard's live verdict names DataNodes with the addresses the calls reached; the
 	// outputs are opened before the session, so it reads them once the watch exists.
 	var watched atomic.Pointer[freonDataNodes]
-	outSet, err := openFreonOutputs(f.out, env, s, logw, dashboardCharts(f.slow, func() map[string]string {
+	outSpecs := f.out
+	if f.global.server {
+		if outSpecs, err = withFreonServer(outSpecs, spec.Cluster); err != nil {
+			return withCode(exitUsage, err)
+		}
+	}
+	outSet, err := openFreonOutputs(outSpecs, env, s, logw, dashboardCharts(f.slow, func() map[string]string {
 		if d := watched.Load(); d != nil {
 			return d.addrMap()
 		}
 		return nil
-	}))
+	}), f.run.Length())
 	if err != nil {
 		return err
 	}
@@ -231,8 +275,13 @@ func runDNEcho(sig *signals, s streams, f *dnEchoFlags) error {
 	}
 	dns := watchDataNodes(sess, f.slow, outs)
 	watched.Store(dns)
+	prefix := freon.ResolvePrefix(f.run.Prefix, os.Getenv, randIndex)
+	var optionList []string
+	if f.global.verbose {
+		optionList = f.freonOptionList(fl, prefix, spec)
+	}
 	res, err := freon.Generator{
-		Options: f.run, Prefix: freon.ResolvePrefix(f.run.Prefix, os.Getenv, randIndex),
+		Options: f.run, Prefix: prefix, OptionList: optionList,
 		Interactive: interactive, Out: s.out, Log: logw, Appendix: dns.appendix,
 		Task: func(ctx context.Context, taskID int) freon.Outcome {
 			r := sess.Echo(ctx, uint64(taskID))
@@ -291,8 +340,7 @@ func (f *dnEchoFlags) openFailed(err error) error {
 	case errors.Is(err, echo.ErrInterrupted):
 		return withCode(exitInterrupted, err)
 	case errors.Is(err, echo.ErrNoCluster):
-		return withCode(exitUsage, errors.New("no cluster given: pass --scm host:port, --conf DIR (holding ozone-site.xml) "+
-			"or set OZONE_CONF_DIR; for a local emulated cluster run `dnecho cluster --conf-dir DIR`"))
+		return withCode(exitUsage, errors.New(msgNoCluster))
 	case errors.As(err, &fe):
 		return withCode(exitUsage, f.specs.rename(err))
 	}

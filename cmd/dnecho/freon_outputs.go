@@ -24,11 +24,12 @@ type freonOutputs struct {
 
 // openFreonOutputs builds the outputs of -o (and K6_WEB_DASHBOARD) without starting them, so a
 // bad value fails before SCM is asked; nil (and no cost per call) without any output.
-func openFreonOutputs(specs []string, env map[string]string, s streams, logw *freon.LogWriter, charts output.Charts) (*builtin.Set, error) {
+// The run's expected length (freon.Options.Length) sizes the dashboard's period.
+func openFreonOutputs(specs []string, env map[string]string, s streams, logw *freon.LogWriter, charts output.Charts, length time.Duration) (*builtin.Set, error) {
 	if len(specs) == 0 && !strings.EqualFold(env["K6_WEB_DASHBOARD"], "true") {
 		return nil, nil
 	}
-	set, err := builtin.Open(specs, output.Params{Env: env, Stdout: s.out, Logger: slog.New(freonLogHandler{logw}), Charts: charts})
+	set, err := builtin.Open(specs, output.Params{Env: env, Stdout: s.out, Logger: slog.New(freonLogHandler{logw}), Charts: charts, Length: length})
 	if err != nil {
 		return nil, withCode(exitUsage, err)
 	}

@@ -142,7 +142,7 @@ func checkReport(t *testing.T, browser *teststore.Browser, e summaryExport) {
 	if math.Abs(f.P99-want) > 1e-9*want {
 		t.Errorf("report header p99 %v ms, the summary's %v ms", f.P99, want)
 	}
-	if rate := e.Metrics["dnecho_reqs"]["rate"].(float64); math.Abs(f.Rate-rate) > 0.05*rate {
+	if rate := e.Metrics["dnecho_reqs"]["rate"].(float64); math.Abs(f.Rate-rate) > 1e-9*rate {
 		t.Errorf("report header rate %v/s, the summary's %v/s", f.Rate, rate)
 	}
 	for _, l := range f.Legends {

@@ -3,9 +3,12 @@ package main
 import (
 	"net"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dnecho/dnecho/internal/teststore"
 )
 
 // silentStore accepts connections and never answers, like a store behind a dead proxy.
@@ -80,5 +83,32 @@ export default function () { console.log('ITERATING'); sleep(0.1); }`)
 	}
 	if !strings.Contains(res.all(), "stopped at once before it finished") {
 		t.Errorf("no line says the outputs were abandoned\n%s", res.all())
+	}
+}
+
+// An output that never reached its store says why in its final line: the store's own answer
+// (connection refused) or its silence, never the cancellation of the sends the stop cut short.
+func TestOutputLineNamesTheCause(t *testing.T) {
+	t.Parallel()
+	script := writeRunScript(t, "one.js", `export const options = { iterations: 1 }; export default function () {}`)
+	for _, tc := range []struct {
+		name, addr, want string
+	}{
+		{"refused", "127.0.0.1:" + strconv.Itoa(teststore.FreePort(t)), "connection refused"},
+		{"silent", silentStore(t), "no answer within the 5s stop timeout"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := dnechoEnvLimit(t, 60*time.Second, influx2Env, "run", "-q", "-o", "xk6-influxdb=http://"+tc.addr+"/bucket", script)
+			var line string
+			for _, l := range strings.Split(r.all(), "\n") {
+				if strings.Contains(l, "samples written") {
+					line = l
+				}
+			}
+			if !strings.Contains(line, "(error: ") || !strings.Contains(line, tc.want) || strings.Contains(line, "context canceled") {
+				t.Errorf("output line %q, want the cause %q\n%s", line, tc.want, r.all())
+			}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -15,10 +16,19 @@ type specFlag struct {
 	field echo.Field
 	typ   string
 	def   string
+	given []string // the values Set accepted, in order (a list flag is repeatable)
 }
 
-func (f *specFlag) String() string { return f.def }
-func (f *specFlag) Type() string   { return f.typ }
+// String is the value as given (a repeated flag's values joined by commas), else the default;
+// pflag reads it once, before any Set, for the default that --help shows.
+func (f *specFlag) String() string {
+	if f.given == nil {
+		return f.def
+	}
+	return strings.Join(f.given, ",")
+}
+
+func (f *specFlag) Type() string { return f.typ }
 
 // Set parses v; pflag already names the flag and the value, so the error is only the reason.
 func (f *specFlag) Set(v string) error {
@@ -26,6 +36,9 @@ func (f *specFlag) Set(v string) error {
 	var fe *echo.FieldError
 	if errors.As(err, &fe) {
 		return errors.New(fe.Reason)
+	}
+	if err == nil {
+		f.given = append(f.given, v)
 	}
 	return err
 }
@@ -71,6 +84,6 @@ func (s *specFlags) addCluster() {
 // addKerberos registers the Kerberos login flags, shared by freon and run. Without them a
 // Kerberos cluster is reached with the ticket cache of a kinit.
 func (s *specFlags) addKerberos() {
-	s.add(echo.FieldPrincipal, "principal", "", "name", "", "Kerberos principal to log in as from --keytab (default: the ticket cache of kinit, $KRB5CCNAME)")
-	s.add(echo.FieldKeytab, "keytab", "", "file", "", "Kerberos keytab to log in from, with --principal ($KRB5_CONFIG names krb5.conf)")
+	s.add(echo.FieldPrincipal, "principal", "", "name", "", "principal to log in as from --keytab (Kerberos; default: the ticket cache of kinit, $KRB5CCNAME)")
+	s.add(echo.FieldKeytab, "keytab", "", "file", "", "keytab to log in from, with --principal (Kerberos; $KRB5_CONFIG names krb5.conf)")
 }

@@ -17,7 +17,7 @@ type Account struct {
 	Received int64 // samples handed to the output
 	Written  int64 // samples that reached the destination
 	Dropped  int64 // samples that never will
-	Err      error // the last write error, if any
+	Err      error // the write errors, if any: the first (the cause), and the last when it differs
 }
 
 // Lost reports whether the output dropped samples.
@@ -48,9 +48,9 @@ func (e *LossError) ExitCode() int { return ExitDataLost }
 
 // Line is the end-of-run line of one output: what it wrote and what it dropped.
 func (a Account) Line(description string) string {
-	s := fmt.Sprintf("output %s: %s samples written, %s dropped", description, group(a.Written), group(a.Dropped))
+	s := fmt.Sprintf("output %s: %s samples written, %s dropped", description, Thousands(a.Written), Thousands(a.Dropped))
 	if a.Err != nil {
-		s += " (last error: " + a.Err.Error() + ")"
+		s += " (error: " + a.Err.Error() + ")"
 	}
 	return s
 }
@@ -76,8 +76,8 @@ func AccountOf(o Output, received int64, stopErr error) Account {
 	return a
 }
 
-// group prints n with thousands separators (12,345,678).
-func group(n int64) string {
+// Thousands prints n with thousands separators (12,345,678).
+func Thousands(n int64) string {
 	s := fmt.Sprint(n)
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/threshold"
@@ -36,6 +37,9 @@ type Params struct {
 	Logger *slog.Logger
 	// Charts names the metrics and tags the web dashboard charts; empty charts iterations.
 	Charts Charts
+	// Length is how long the test is expected to run when the front end knows it (a scenario's
+	// duration, freon's --duration); 0 when it does not. The web dashboard sizes its period by it.
+	Length time.Duration
 }
 
 // EnabledSystemTags returns p.SystemTags or the default set.

@@ -168,6 +168,7 @@ func (t *testRun) startOutputs() error {
 	set, err := builtin.Open(t.opts.Out, output.Params{
 		Env: t.cfg.SystemEnv, Stdout: t.cfg.Stdout, Logger: t.log,
 		SystemTags: t.opts.EnabledSystemTags(), Thresholds: t.ths, Charts: t.cfg.Charts,
+		Length: scenario.Length(t.opts.Scenarios),
 	})
 	if err != nil {
 		return &options.Error{Option: "output", Err: err}

@@ -66,3 +66,13 @@ const (
 	DefaultSCMClientRetryInterval = 2 * time.Second
 	DefaultSCMClientMaxRetryTime  = 10 * time.Minute
 )
+
+// freon's HTTP server, which `ozone freon --server` starts (apache/ozone:
+// hadoop-hdds/common/src/main/java/org/apache/hadoop/ozone/OzoneConfigKeys.java and
+// ozone-default.xml): the address, and a bind host that replaces the address's host when set.
+const (
+	KeyFreonHTTPAddress      = "ozone.freon.http-address"
+	KeyFreonHTTPBindHost     = "ozone.freon.http-bind-host"
+	DefaultFreonHTTPBindHost = "0.0.0.0"
+	DefaultFreonHTTPPort     = 9884
+)

@@ -39,6 +39,33 @@ func (c *Config) SCMServiceID() (string, error) {
 		KeySCMServiceIDs, len(ids), strings.Join(ids, ", "), KeySCMDefaultServiceID)
 }
 
+// NamesSCM reports whether c says where SCM is at all: ozone.scm.client.address,
+// ozone.scm.names or an SCM HA service (ozone.scm.service.ids, ozone.scm.default.service.id).
+// Java's tools build their configuration from the defaults plus -D, so these keys given as
+// overrides alone are a whole cluster address; without any of them SCMNodes can only fail, and
+// a front end had better say how to name a cluster.
+func (c *Config) NamesSCM() bool {
+	for _, k := range []string{KeySCMClientAddress, KeySCMNames, KeySCMServiceIDs, KeySCMDefaultServiceID} {
+		if c.GetTrimmed(k, "") != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// SCMAddresses returns the host:port of each of SCMNodes, in the same order.
+func (c *Config) SCMAddresses() ([]string, error) {
+	nodes, err := c.SCMNodes()
+	if err != nil {
+		return nil, err
+	}
+	addrs := make([]string, len(nodes))
+	for i, n := range nodes {
+		addrs[i] = n.Address()
+	}
+	return addrs, nil
+}
+
 // SCMNodes resolves the SCM client (container-location) addresses per
 // docs/ozone-scm.md#address-configuration, in configuration order; a client starts
 // with the first and fails over round-robin.

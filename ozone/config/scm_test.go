@@ -145,3 +145,74 @@ func TestClientSettingsOutOfRange(t *testing.T) {
 		}
 	}
 }
+
+// -D alone is a whole configuration, as Java freon's is its defaults plus -D: the SCM keys given
+// as overrides, with no file, name the cluster.
+func TestOverridesAloneNameSCM(t *testing.T) {
+	tests := []struct {
+		name      string
+		overrides []string
+		names     bool
+		want      []string
+	}{
+		{"client address", []string{"ozone.scm.client.address=scm1:1234"}, true, []string{"scm1:1234"}},
+		{"names", []string{"ozone.scm.names=scm2"}, true, []string{"scm2:9860"}},
+		{"ha", []string{"ozone.scm.service.ids=svc", "ozone.scm.nodes.svc=a,b", "ozone.scm.address.svc.a=h1",
+			"ozone.scm.address.svc.b=h2", "ozone.scm.client.port.svc.b=7000"}, true, []string{"h1:9860", "h2:7000"}},
+		{"ha default service", []string{"ozone.scm.default.service.id=svc", "ozone.scm.nodes.svc=a", "ozone.scm.address.svc.a=h1"},
+			true, []string{"h1:9860"}},
+		{"only other keys", []string{"ozone.client.read.timeout=5s"}, false, nil},
+		{"blank address", []string{"ozone.scm.client.address= "}, false, nil},
+		{"nothing", nil, false, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load("", tt.overrides)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := c.NamesSCM(); got != tt.names {
+				t.Fatalf("NamesSCM() = %v, want %v", got, tt.names)
+			}
+			got, err := c.SCMAddresses()
+			if !tt.names {
+				if err == nil {
+					t.Errorf("SCMAddresses() = %v without any SCM key, want an error", got)
+				}
+				return
+			}
+			if err != nil || !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("SCMAddresses() = %v, %v; want %v", got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestFreonHTTPAddress(t *testing.T) {
+	tests := []struct {
+		props   map[string]string
+		host    string
+		port    int
+		wantErr string
+	}{
+		{nil, "0.0.0.0", 9884, ""},
+		{map[string]string{"ozone.freon.http-address": "127.0.0.1:9000"}, "127.0.0.1", 9000, ""},
+		{map[string]string{"ozone.freon.http-address": "gw"}, "gw", 9884, ""},
+		{map[string]string{"ozone.freon.http-address": "127.0.0.1:0"}, "127.0.0.1", 0, ""},
+		{map[string]string{"ozone.freon.http-address": ":9000"}, "", 9000, ""},
+		{map[string]string{"ozone.freon.http-address": "gw:9000", "ozone.freon.http-bind-host": "10.0.0.1"}, "10.0.0.1", 9000, ""},
+		{map[string]string{"ozone.freon.http-address": "gw:http"}, "", 0, `ozone.freon.http-address="gw:http": invalid port`},
+	}
+	for _, tt := range tests {
+		host, port, err := fromMap(tt.props).FreonHTTPAddress()
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("%v: err = %v, want %q", tt.props, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || host != tt.host || port != tt.port {
+			t.Errorf("%v: got %s %d %v, want %s %d", tt.props, host, port, err, tt.host, tt.port)
+		}
+	}
+}

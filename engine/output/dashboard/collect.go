@@ -16,10 +16,16 @@ import (
 // oldest open one. It is owned by the output's fold goroutine.
 type collector struct {
 	period time.Duration
-	start  time.Time
-	ths    *atomic.Pointer[threshold.Set] // the Output's; nil until known (the aggregator learns them late)
-	charts output.Charts                  // the metrics and tags charted as calls
-	calls  bool                           // a charted call metric was seen: chart calls, not iterations
+	start  time.Time // the test's, where the charts begin
+	// epoch is where period 0 of the current period begins: start, until the period grows.
+	epoch time.Time
+	// grow lets the period move to the next of periods after AutoPoints points at it; atPeriod
+	// counts them.
+	grow     bool
+	atPeriod int
+	ths      *atomic.Pointer[threshold.Set] // the Output's; nil until known (the aggregator learns them late)
+	charts   output.Charts                  // the metrics and tags charted as calls
+	calls    bool                           // a charted call metric was seen: chart calls, not iterations
 
 	open     map[int64]*window // by period index since start
 	next     int64             // index of the oldest period not yet closed
@@ -55,12 +61,16 @@ type Point struct {
 	FailingCount int                `json:"thf"`
 }
 
-func newCollector(period time.Duration, start time.Time, ths *atomic.Pointer[threshold.Set], charts output.Charts) *collector {
-	return &collector{period: period, start: start, ths: ths, charts: charts, open: map[int64]*window{}, lastTime: start.UnixMilli(), totals: newTotals(), servers: servers{}}
+func newCollector(period time.Duration, grow bool, start time.Time, ths *atomic.Pointer[threshold.Set], charts output.Charts) *collector {
+	return &collector{period: period, start: start, epoch: start, grow: grow, ths: ths, charts: charts, open: map[int64]*window{},
+		lastTime: start.UnixMilli(), totals: newTotals(), servers: servers{}}
 }
 
 func (c *collector) window(t time.Time) *window {
-	k := max(int64(t.Sub(c.start)/c.period), c.next)
+	return c.windowAt(max(int64(t.Sub(c.epoch)/c.period), c.next))
+}
+
+func (c *collector) windowAt(k int64) *window {
 	w := c.open[k]
 	if w == nil {
 		w = newWindow()
@@ -122,10 +132,28 @@ func (c *collector) advance(now time.Time) bool {
 		}
 		c.closeNext(end)
 		closed = true
+		if c.grow && c.atPeriod >= AutoPoints {
+			c.lengthen()
+		}
 	}
 }
 
-func (c *collector) periodEnd(k int64) time.Time { return c.start.Add(time.Duration(k+1) * c.period) }
+func (c *collector) periodEnd(k int64) time.Time { return c.epoch.Add(time.Duration(k+1) * c.period) }
+
+// lengthen moves to the next, longer period from the end of the last closed one on. The next is
+// a whole multiple of the current one, so each period still open lies within one of the new.
+func (c *collector) lengthen() {
+	p := nextPeriod(c.period)
+	if p == 0 {
+		return
+	}
+	old, oldPeriod, from := c.open, c.period, c.next
+	c.epoch, c.period, c.next, c.atPeriod = c.periodEnd(c.next-1), p, 0, 0
+	c.open = map[int64]*window{}
+	for k, w := range old {
+		c.windowAt(int64(time.Duration(k-from) * oldPeriod / p)).merge(w)
+	}
+}
 
 // flush closes every open period at the end of the test. The test ends with its last call (or
 // iteration), not when the output stops, which comes later. The last period, cut short by the
@@ -137,7 +165,7 @@ func (c *collector) flush(now time.Time) {
 		end = c.lastSample
 	}
 	c.end = end
-	k := max(int64(end.Sub(c.start)/c.period), c.next)
+	k := max(int64(end.Sub(c.epoch)/c.period), c.next)
 	for c.next < k {
 		c.closeNext(c.periodEnd(c.next))
 	}
@@ -195,6 +223,7 @@ func (c *collector) close(w *window, end time.Time) {
 	}
 	p.FailingCount = len(c.thresholds(false))
 	c.points = append(c.points, p)
+	c.atPeriod++
 	if len(c.points) > MaxPoints {
 		c.points = c.points[len(c.points)-MaxPoints:]
 	}

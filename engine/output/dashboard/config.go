@@ -11,19 +11,21 @@ import (
 )
 
 // Defaults (k6: internal/dashboard/options.go), except the host: 127.0.0.1 rather than every
-// interface, so a run never exposes its page to the network unless asked.
+// interface, so a run never exposes its page to the network unless asked, and the period, which
+// k6 fixes at 10 s and dnecho picks from the test's length (AutoPeriod) unless it is set.
 const (
-	DefaultHost   = "127.0.0.1"
-	DefaultPort   = 5665
-	DefaultPeriod = 10 * time.Second
+	DefaultHost = "127.0.0.1"
+	DefaultPort = 5665
 	// MaxPoints bounds the points kept per chart (k6: 2880, about 8 h at 10 s).
 	MaxPoints = 2880
 )
 
 // Config is the dashboard's settings: defaults < K6_WEB_DASHBOARD_* < -o web-dashboard=<query>.
 type Config struct {
-	Host   string
-	Port   int // -1: no server, only the report
+	Host string
+	Port int // -1: no server, only the report
+	// Period is the time one point of the charts covers; 0 (not set) lets the dashboard pick it
+	// from the test's length and lengthen it on a long test (AutoPeriod, nextPeriod).
 	Period time.Duration
 	Open   bool   // k6 opens a browser; dnecho prints the URL instead
 	Export string // HTML report written at the end ("" none)
@@ -33,7 +35,7 @@ type Config struct {
 
 // NewConfig consolidates the settings.
 func NewConfig(env map[string]string, arg string) (Config, error) {
-	c := Config{Host: DefaultHost, Port: DefaultPort, Period: DefaultPeriod, Tags: []string{"group"}}
+	c := Config{Host: DefaultHost, Port: DefaultPort, Tags: []string{"group"}}
 	for _, k := range []string{"HOST", "PORT", "PERIOD", "OPEN", "EXPORT", "REPORT", "RECORD", "TAGS"} {
 		if v, ok := env["K6_WEB_DASHBOARD_"+k]; ok {
 			if err := c.set("K6_WEB_DASHBOARD_"+k, strings.ToLower(k), v); err != nil {

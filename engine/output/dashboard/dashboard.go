@@ -33,7 +33,11 @@ import (
 
 // Output serves the live dashboard and writes the report.
 type Output struct {
-	cfg     Config
+	cfg Config
+	// period is the first period of the charts (the Config's, or AutoPeriod's of the test's
+	// length); with grow the collector lengthens it on a test longer than expected.
+	period  time.Duration
+	grow    bool
 	charts  output.Charts
 	log     *slog.Logger
 	batcher *output.Batcher
@@ -60,11 +64,14 @@ func New(p output.Params) (*Output, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	o := &Output{cfg: cfg, charts: p.Charts, log: log, now: time.Now}
+	o := &Output{cfg: cfg, charts: p.Charts, log: log, now: time.Now, period: cfg.Period}
+	if o.period == 0 {
+		o.period, o.grow = AutoPeriod(p.Length), true
+	}
 	o.ths.Store(p.Thresholds)
-	o.col = newCollector(cfg.Period, time.Now(), &o.ths, o.charts)
+	o.col = newCollector(o.period, o.grow, time.Now(), &o.ths, o.charts)
 	o.data.Store([]byte(`{"points":[]}`))
-	o.batcher = output.NewBatcher(min(time.Second, cfg.Period), o.fold)
+	o.batcher = output.NewBatcher(min(time.Second, o.period), o.fold)
 	o.batcher.SetLimit(output.DefaultPendingLimit)
 	return o, nil
 }
@@ -84,7 +91,7 @@ func (o *Output) Start() error {
 	if o.cfg.Record != "" {
 		o.log.Warn("web-dashboard: recording events (K6_WEB_DASHBOARD_RECORD) is not supported; use K6_WEB_DASHBOARD_EXPORT for a report")
 	}
-	o.col = newCollector(o.cfg.Period, o.now(), &o.ths, o.charts)
+	o.col = newCollector(o.period, o.grow, o.now(), &o.ths, o.charts)
 	if o.cfg.Port >= 0 {
 		o.serve()
 	}
@@ -115,7 +122,7 @@ func (o *Output) serve() {
 
 func (o *Output) handlePage(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	_ = page(w, pageData{Live: true, PeriodMS: o.cfg.Period.Milliseconds()})
+	_ = page(w, pageData{Live: true, PeriodMS: o.period.Milliseconds()})
 }
 
 func (o *Output) handleData(w http.ResponseWriter, _ *http.Request) {
@@ -155,15 +162,17 @@ type document struct {
 	Network bool        `json:"network"` // Charts.Network is named: the page shows the network chart
 }
 
-func (o *Output) document(final bool) document {
+// document is what the page shows now; run is the test's duration once the front end gives it
+// (Finish), else 0.
+func (o *Output) document(final bool, run time.Duration) document {
 	rows, verdict := o.col.serverTable()
-	return document{Start: o.col.start.UnixMilli(), Period: o.cfg.Period.Milliseconds(), Points: o.col.points,
-		Totals: o.col.wholeTest(o.now()), Thresholds: o.col.thresholds(true), Iterations: !o.col.calls, Final: final,
+	return document{Start: o.col.start.UnixMilli(), Period: o.col.period.Milliseconds(), Points: o.col.points,
+		Totals: o.col.wholeTest(o.now(), run), Thresholds: o.col.thresholds(true), Iterations: !o.col.calls, Final: final,
 		Servers: rows, Verdict: verdict, Network: o.charts.Network != ""}
 }
 
 func (o *Output) publish(final bool) {
-	b, err := json.Marshal(o.document(final))
+	b, err := json.Marshal(o.document(final, 0))
 	if err == nil {
 		o.data.Store(b)
 	}

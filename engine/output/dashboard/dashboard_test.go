@@ -30,7 +30,7 @@ func TestCollectorPeriods(t *testing.T) {
 	reg := metrics.NewRegistry()
 	reqs := reg.MustNewMetric(RequestsMetric, metrics.Counter, metrics.Default)
 	start := time.Unix(1000, 0)
-	c := newCollector(time.Second, start, new(atomic.Pointer[threshold.Set]), testCharts)
+	c := newCollector(time.Second, false, start, new(atomic.Pointer[threshold.Set]), testCharts)
 	tags := metrics.NewTags(map[string]string{ResultTag: "SUCCESS"})
 	for i := range 30 { // 10 calls per second for 3 s, delivered out of order
 		at := start.Add(time.Duration((i*7)%30)*100*time.Millisecond + 50*time.Millisecond)
@@ -70,7 +70,7 @@ func TestCollectorFoldsTheLastPartialPeriod(t *testing.T) {
 	reqs := reg.MustNewMetric(RequestsMetric, metrics.Counter, metrics.Default)
 	lat := reg.MustNewMetric(LatencyMetric, metrics.Trend, metrics.Time)
 	start := time.Unix(1000, 0)
-	c := newCollector(time.Second, start, new(atomic.Pointer[threshold.Set]), testCharts)
+	c := newCollector(time.Second, false, start, new(atomic.Pointer[threshold.Set]), testCharts)
 	for i := range 24 { // 10 calls per second until 2.35 s; the output stops at 3.2 s
 		at := start.Add(time.Duration(i)*100*time.Millisecond + 50*time.Millisecond)
 		c.add(&metrics.Sample{Metric: reqs, Time: at, Value: 1, Tags: metrics.NewTags(nil)})
@@ -101,7 +101,7 @@ func TestWholeTest(t *testing.T) {
 	lat := reg.MustNewMetric(LatencyMetric, metrics.Trend, metrics.Time)
 	vus := reg.MustNewMetric("vus", metrics.Gauge, metrics.Default)
 	start := time.Unix(1000, 0)
-	c := newCollector(time.Second, start, new(atomic.Pointer[threshold.Set]), testCharts)
+	c := newCollector(time.Second, false, start, new(atomic.Pointer[threshold.Set]), testCharts)
 	want := metrics.NewTrendSink(metrics.Time)
 	for i := range 3000 { // 3000 calls over 3 s, latency 0.01-300 ms; the last second much slower
 		at := start.Add(time.Duration(i) * time.Millisecond)
@@ -116,7 +116,7 @@ func TestWholeTest(t *testing.T) {
 		c.add(&metrics.Sample{Metric: vus, Time: at, Value: float64(1 + i/1000), Tags: metrics.NewTags(nil)})
 	}
 	c.flush(start.Add(5 * time.Second))
-	w := c.wholeTest(start.Add(9 * time.Second))
+	w := c.wholeTest(start.Add(9*time.Second), 0)
 	if w.Count != 3000 || math.Abs(w.Rate-3000/2.999) > 1e-9 || w.P99 == nil || *w.P99 != want.Percentile(99) || *w.VUsMax != 3 {
 		t.Errorf("whole test %+v (p99 %v), want 3000 calls at %v/s, p99 %v, 3 VUs", w, *w.P99, 3000/2.999, want.Percentile(99))
 	}

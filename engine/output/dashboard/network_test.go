@@ -78,7 +78,7 @@ func TestNetworkSplits(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			start := time.Unix(1000, 0)
 			var judged []output.Server
-			c := newCollector(time.Second, start, new(atomic.Pointer[threshold.Set]), netCharts(&judged))
+			c := newCollector(time.Second, false, start, new(atomic.Pointer[threshold.Set]), netCharts(&judged))
 			sample := netMetrics()
 			for _, s := range tc.samples {
 				c.add(sample(start.Add(100*time.Millisecond), s))
@@ -110,7 +110,7 @@ func deref(p *float64) any {
 func TestServerTable(t *testing.T) {
 	start := time.Unix(1000, 0)
 	var judged []output.Server
-	c := newCollector(time.Second, start, new(atomic.Pointer[threshold.Set]), netCharts(&judged))
+	c := newCollector(time.Second, false, start, new(atomic.Pointer[threshold.Set]), netCharts(&judged))
 	sample := netMetrics()
 	for i := range 200 { // a: 1 ms calls over 0.1 ms RTT; b: 10 ms calls over 0.2 ms RTT and retransmits
 		at := start.Add(time.Duration(i) * 10 * time.Millisecond)

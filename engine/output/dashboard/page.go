@@ -13,6 +13,7 @@ import (
 	"os"
 	"path"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/dnecho/dnecho/engine/metrics"
@@ -79,7 +80,9 @@ type summaryMetric struct {
 	Thresholds []summaryThreshold
 }
 
-type summaryValue struct{ Key, Text, Raw string }
+// summaryValue is one value of a metric: Label is what the report shows ("p(99)=1.234ms"), Key
+// and Raw the value's name and number for scripts and tests.
+type summaryValue struct{ Key, Label, Raw string }
 
 type summaryThreshold struct {
 	Source string
@@ -92,10 +95,7 @@ func newSummaryDoc(d *summary.Data) *summaryDoc {
 	}
 	out := &summaryDoc{Duration: d.Duration.Round(time.Millisecond).String()}
 	for _, m := range d.Metrics {
-		sm := summaryMetric{Name: m.Name, Type: m.Type.String()}
-		for _, v := range m.Values {
-			sm.Values = append(sm.Values, summaryValue{Key: v.Key, Text: formatValue(m.Contains, m.Type, v), Raw: strconv.FormatFloat(v.V, 'g', -1, 64)})
-		}
+		sm := summaryMetric{Name: m.Name, Type: m.Type.String(), Values: summaryValues(m)}
 		for _, t := range m.Thresholds {
 			sm.Thresholds = append(sm.Thresholds, summaryThreshold{Source: t.Source, OK: t.OK})
 		}
@@ -103,6 +103,40 @@ func newSummaryDoc(d *summary.Data) *summaryDoc {
 	}
 	return out
 }
+
+func summaryValues(m *summary.Metric) []summaryValue {
+	if m.Type == metrics.Rate {
+		return rateValues(m)
+	}
+	out := make([]summaryValue, len(m.Values))
+	for i, v := range m.Values {
+		out[i] = summaryValue{Key: v.Key, Label: v.Key + "=" + formatValue(m.Contains, m.Type, v), Raw: raw(v.V)}
+	}
+	return out
+}
+
+// rateValues says what a Rate counted in words rather than in k6's terms (passes are the
+// non-zero values, so a failure rate's "passes" are its failures): "0 failed of 78,941" for a
+// failure rate, else "7 out of 10" (the text summary's words).
+func rateValues(m *summary.Metric) []summaryValue {
+	trues, total := int64(m.Value("passes")), int64(m.Value("passes")+m.Value("fails"))
+	rate := summary.Value{Key: "rate", V: m.Value("rate")}
+	out := []summaryValue{{Key: "rate", Label: "rate=" + formatValue(m.Contains, m.Type, rate), Raw: raw(rate.V)}}
+	if failureRate(m.Name) {
+		return append(out, summaryValue{Key: "failed", Label: output.Thousands(trues) + " failed of " + output.Thousands(total), Raw: raw(float64(trues))})
+	}
+	return append(out, summaryValue{Key: "passes", Label: output.Thousands(trues) + " out of " + output.Thousands(total), Raw: raw(float64(trues))})
+}
+
+// failureRate reports whether a Rate metric counts failures as its true values, as k6's
+// http_req_failed does: by k6's naming, a name (before any {tag:value}) ending in _failed, such
+// as dnecho_req_failed. A Rate has no other mark of what its true values mean.
+func failureRate(name string) bool {
+	base, _, _ := strings.Cut(name, "{")
+	return strings.HasSuffix(base, "_failed")
+}
+
+func raw(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 func formatValue(contains metrics.ValueType, typ metrics.MetricType, v summary.Value) string {
 	switch {
@@ -140,7 +174,7 @@ func (o *Output) Finish(end output.End) error {
 	if o.cfg.Export == "" {
 		return nil
 	}
-	doc := o.document(true)
+	doc := o.document(true, end.Duration)
 	data, err := json.Marshal(doc)
 	if err != nil {
 		return err
@@ -148,7 +182,7 @@ func (o *Output) Finish(end output.End) error {
 	read := func(name string) string { b, _ := assets.ReadFile(name); return string(b) }
 	var buf bytes.Buffer
 	err = page(&buf, pageData{
-		Inline: true, PeriodMS: o.cfg.Period.Milliseconds(), Data: template.JS(data),
+		Inline: true, PeriodMS: o.col.period.Milliseconds(), Data: template.JS(data),
 		UPlotJS: template.JS(read("assets/uplot/uPlot.iife.min.js")), AppJS: template.JS(read("assets/app.js")),
 		UPlotCSS: template.CSS(read("assets/uplot/uPlot.min.css")), AppCSS: template.CSS(read("assets/app.css")),
 		Summary: newSummaryDoc(end.Summary), Text: end.Text,

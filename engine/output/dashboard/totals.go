@@ -49,7 +49,11 @@ type Totals struct {
 	Hist   []Bin    `json:"hist"`
 }
 
-func (c *collector) wholeTest(now time.Time) Totals {
+// wholeTest is the test so far at now. The rate is over the time since the output started (or
+// until the last call, once the test ended), unless the front end gives the test's duration
+// (run > 0), the one its summary's rates are over: then the report's header shows the summary's
+// figure.
+func (c *collector) wholeTest(now time.Time, run time.Duration) Totals {
 	if !c.end.IsZero() {
 		now = c.end
 	}
@@ -58,6 +62,9 @@ func (c *collector) wholeTest(now time.Time) Totals {
 		n, lat, h = c.totals.iters, c.totals.iterDur, &c.totals.iterHist
 	}
 	t := Totals{Count: n, Secs: now.Sub(c.start).Seconds(), Hist: h.bins()}
+	if run > 0 {
+		t.Secs = run.Seconds()
+	}
 	if t.Secs > 0 {
 		t.Rate = n / t.Secs
 	}

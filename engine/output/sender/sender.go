@@ -111,9 +111,11 @@ type Sender struct {
 	started  bool
 	written  int64 // raw: sum of acknowledged payloads; Latest: highest acknowledged total
 	dropped  int64 // raw only
-	lastErr  error
-	failures int  // consecutive failed attempts, to log the first of a series only
-	full     bool // the queue overflowed once (logged once)
+	// firstErr and lastErr are the store's answers (or silences), never the cancellation of a
+	// send that Stop gave up on, which would hide why the samples were lost.
+	firstErr, lastErr error
+	failures          int  // consecutive failed attempts, to log the first of a series only
+	full              bool // the queue overflowed once (logged once)
 }
 
 // New returns a sender that calls send for each payload.
@@ -249,8 +251,18 @@ func (s *Sender) deliver(p Payload) error {
 }
 
 // noteLocked records a failure and logs the first of a series, so that a store that is down
-// does not flood the log.
+// does not flood the log. A send cut short by Stop's give-up is recorded as what it was, no
+// answer within StopTimeout, and only when nothing else went wrong before it.
 func (s *Sender) noteLocked(err error) {
+	if s.ctx.Err() != nil && errors.Is(err, context.Canceled) {
+		if s.lastErr != nil {
+			return
+		}
+		err = fmt.Errorf("no answer within the %s stop timeout", s.cfg.StopTimeout)
+	}
+	if s.firstErr == nil {
+		s.firstErr = err
+	}
 	s.lastErr = err
 	if s.failures == 0 {
 		s.cfg.Logger.Warn(fmt.Sprintf("output %s: write failed, retrying with back-off: %v", s.cfg.Name, err))
@@ -295,10 +307,15 @@ func (s *Sender) Stop() {
 	s.mu.Unlock()
 }
 
-// Account returns the samples written and dropped so far and the last error. With Latest,
-// dropped is always 0: the caller knows the total and computes it.
-func (s *Sender) Account() (written, dropped int64, lastErr error) {
+// Account returns the samples written and dropped so far and the store's errors: the first, and
+// the last as well when it says something else ("connection refused; last: HTTP 500"). With
+// Latest, dropped is always 0: the caller knows the total and computes it.
+func (s *Sender) Account() (written, dropped int64, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.written, s.dropped, s.lastErr
+	err = s.firstErr
+	if err != nil && s.lastErr.Error() != err.Error() {
+		err = fmt.Errorf("%w; last: %v", err, s.lastErr)
+	}
+	return s.written, s.dropped, err
 }

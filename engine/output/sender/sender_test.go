@@ -141,3 +141,55 @@ func TestHTTPPostClassifiesAnswers(t *testing.T) {
 		}
 	}
 }
+
+// The account names the store's own answers: a send that Stop cut short (context canceled) is
+// not the cause of anything, so it never replaces an earlier error, and alone it says that the
+// store did not answer in time.
+func TestSenderAccountNamesTheCause(t *testing.T) {
+	refused := errors.New("dial tcp 127.0.0.1:1: connect: connection refused")
+	hang := func(ctx context.Context) error { <-ctx.Done(); return ctx.Err() }
+	cases := []struct {
+		name string
+		send func(ctx context.Context, n int) error
+		want string
+	}{
+		{"refused, then hangs until Stop gives up", func(ctx context.Context, n int) error {
+			if n == 0 {
+				return refused
+			}
+			return hang(ctx)
+		}, refused.Error()},
+		{"never answers", func(ctx context.Context, _ int) error { return hang(ctx) }, "no answer within the 50ms stop timeout"},
+		{"refused, then rejected", func(_ context.Context, n int) error {
+			if n == 0 {
+				return refused
+			}
+			return Permanent(errors.New("HTTP 500"))
+		}, refused.Error() + "; last: HTTP 500"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var calls atomic.Int64
+			second := make(chan struct{})
+			cfg := fast(Config{MaxAttempts: 5})
+			cfg.StopTimeout = 50 * time.Millisecond
+			s := New(cfg, func(ctx context.Context, _ []byte) error {
+				n := int(calls.Add(1)) - 1
+				if n == 1 {
+					close(second)
+				}
+				return c.send(ctx, n)
+			})
+			s.Start()
+			s.Enqueue(Payload{Samples: 10})
+			if c.name != "never answers" {
+				<-second // the first answer is in
+			}
+			s.Stop()
+			_, d, err := s.Account()
+			if d != 10 || err == nil || err.Error() != c.want {
+				t.Fatalf("dropped %d, err %v; want 10 and %q", d, err, c.want)
+			}
+		})
+	}
+}

@@ -30,9 +30,24 @@
     return [lo, hi];
   }
 
+  // yAxis is a value axis whose labels carry the unit; ticks(labels) keeps the labels last drawn.
+  function yAxis(unit, ticks, more) {
+    var a = { values: function (u, vs) { var t = vs.map(function (v) { return format(v, unit); }); ticks(t); return t; },
+      // Wide enough for the longest label ("12,345.6/s"), which uPlot's fixed 50 px cuts.
+      size: function (u, vs) { return 18 + 7 * Math.max(3, Math.max.apply(null, (vs || []).map(function (v) { return v.length; }))); } };
+    Object.keys(more || {}).forEach(function (k) { a[k] = more[k]; });
+    return a;
+  }
+
+  // fromZero is the range of a scale that starts at 0 (rates, counts): a rate's chart that starts
+  // at its smallest value makes a small wobble look like a collapse.
+  function fromZero(u, lo, hi) { return [0, hi > 0 ? uPlot.rangeNum(0, hi, 0.1, true)[1] : 1]; }
+
   // chart (re)creates a chart when its series change and otherwise only swaps its data.
-  // o: unit (of the values), integer (counts: integer ticks from 0), x (the x scale and axis),
-  // idle (the legend away from the cursor; by default the last value).
+  // o: unit (of the values), integer (counts: integer ticks from 0), zero (the y axis starts at 0),
+  // right (series index → true for the series drawn against a second axis on the right, with its
+  // own scale), x (the x scale and axis), idle (the legend away from the cursor; by default the
+  // last value).
   function chart(id, names, xs, cols, o) {
     var key = names.join("\u0000");
     var data = [xs].concat(cols);
@@ -43,6 +58,7 @@
     var series = [o.x ? o.x.series : {}].concat(names.map(function (n, i) {
       var st = o.style ? o.style(i) : {};
       var s = { label: n, stroke: st.stroke || palette[i % palette.length], dash: st.dash, width: 1.5, spanGaps: true,
+        scale: o.right && o.right(i) ? "right" : "y",
         // Away from the cursor (always, in a printed report) the legend shows the last value.
         value: function (u, v, si, di) {
           if (di == null) { return o.idle ? o.idle(u.data[si]) : format(lastValue(u.data[si]), o.unit); }
@@ -51,17 +67,19 @@
       if (o.x && o.x.bars) { s.paths = uPlot.paths.bars({ size: [0.9, 40] }); s.fill = palette[i % palette.length] + "99"; s.points = { show: false }; }
       return s;
     }));
-    var yAxis = { values: function (u, vs) { c.ticks = vs.map(function (v) { return format(v, o.unit); }); return c.ticks; },
-      // Wide enough for the longest label ("12,345.6/s"), which uPlot's fixed 50 px cuts.
-      size: function (u, vs) { return 18 + 7 * Math.max(3, Math.max.apply(null, (vs || []).map(function (v) { return v.length; }))); } };
-    var y = {};
+    var y = {}, axes = [o.x ? o.x.axis : {}, yAxis(o.unit, function (t) { c.ticks = t; })];
     if (o.integer) {
-      yAxis.incrs = integerIncrs;
+      axes[1].incrs = integerIncrs;
       y.range = function (u, lo, hi) { return [0, Math.max(1, Math.ceil(hi || 0))]; };
+    } else if (o.zero) {
+      y.range = fromZero;
     }
-    var opts = { width: width(id), height: 220, series: series,
-      scales: { x: o.x ? o.x.scale : { time: true, range: xRange }, y: y },
-      axes: [o.x ? o.x.axis : {}, yAxis], legend: { live: true } };
+    var scales = { x: o.x ? o.x.scale : { time: true, range: xRange }, y: y };
+    if (o.right) {
+      scales.right = {};
+      axes.push(yAxis(o.unit, function (t) { c.rightTicks = t; }, { scale: "right", side: 1, grid: { show: false } }));
+    }
+    var opts = { width: width(id), height: 220, series: series, scales: scales, axes: axes, legend: { live: true } };
     c.plot = new uPlot(opts, data, el(id));
     charts[id] = c;
   }
@@ -104,15 +122,18 @@
     var xs = [d.start / 1000].concat(pts.map(function (p) { return p.t / 1000; }));
     var what = d.iterations ? "Iterations" : "Echo calls";
     el("rps-title").textContent = what + " per second";
-    chart("rps", [d.iterations ? "iterations/s" : "calls/s"], xs, [column(pts, function (p) { return p.rps; })], { unit: "/s" });
+    chart("rps", [d.iterations ? "iterations/s" : "calls/s"], xs, [column(pts, function (p) { return p.rps; })], { unit: "/s", zero: true });
+    // max, often many times p99, gets the right-hand axis: on the percentiles' axis it would
+    // flatten them to the bottom.
     var stats = ["p50", "p90", "p95", "p99", "max"];
-    chart("lat", stats, xs, stats.map(function (s) { return column(pts, function (p) { return p[s]; }); }), { unit: "ms" });
+    chart("lat", ["p50", "p90", "p95", "p99", "max (right axis)"], xs, stats.map(function (s) { return column(pts, function (p) { return p[s]; }); }),
+      { unit: "ms", right: function (i) { return stats[i] === "max"; } });
     var dns = keysOf(pts, "dn");
     chart("dn", dns.length ? dns : ["(no datanode tag)"], xs,
       (dns.length ? dns : [""]).map(function (k) { return column(pts, function (p) { return p.dn ? p.dn[k] : null; }); }), { unit: "ms" });
     var res = keysOf(pts, "res");
     chart("res", res.length ? res : ["(no result tag)"], xs,
-      (res.length ? res : [""]).map(function (k) { return column(pts, function (p) { return p.res ? (p.res[k] || 0) : null; }); }), { unit: "/s" });
+      (res.length ? res : [""]).map(function (k) { return column(pts, function (p) { return p.res ? (p.res[k] || 0) : null; }); }), { unit: "/s", zero: true });
     network(d, pts, xs);
     servers(d.servers || [], d.verdict);
     chart("vus", ["VUs"], xs, [column(pts, function (p) { return p.vus; })], { integer: true });
