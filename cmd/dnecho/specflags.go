@@ -75,7 +75,7 @@ func (s *specFlags) rename(err error) error { return echo.Rename(err, s.name) }
 
 // addCluster registers the flags that say where the cluster is, shared by freon and run.
 func (s *specFlags) addCluster() {
-	s.add(echo.FieldConfDir, "conf", "", "dir", "", "Ozone configuration directory or ozone-site.xml file (default $OZONE_CONF_DIR)")
+	s.add(echo.FieldConfDir, "conf", "", "dir", "", "the Ozone configuration directory or an ozone-site.xml file (default $OZONE_CONF_DIR)")
 	s.add(echo.FieldOverrides, "set", "D", "key=value", "", "configuration override key=value (repeatable)")
 	s.names[echo.FieldOverrides] = "-D"
 	s.add(echo.FieldSCM, "scm", "", "host:port", "", "SCM client address(es), comma-separated for SCM HA (instead of --conf)")
