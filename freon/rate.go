@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dnecho/dnecho/engine/plan"
+	"github.com/dnecho/dnecho/internal/pacing"
 )
 
 // Rate is the pace of an open loop: Calls calls started every Per (a second or a minute).
@@ -53,10 +53,10 @@ func (r Rate) String() string {
 }
 
 // Due is when call i (0-based) is due, measured from the run's start: i·Per/Calls, the
-// schedule of `dnecho run`'s constant-arrival-rate (plan.ConstantStart: exact in 128 bits, so
+// schedule of `dnecho run`'s constant-arrival-rate (pacing.Constant: exact in 128 bits, so
 // long runs neither drift nor overflow). Call 0 is due at once.
 func (r Rate) Due(i int64) time.Duration {
-	return plan.ConstantStart(i, r.Calls, r.Per)
+	return pacing.Constant(i, r.Calls, r.Per)
 }
 
 // Pace is the open loop's pacing as a pure function of the time since the run's start and

@@ -2,31 +2,14 @@ package plan
 
 import (
 	"math"
-	"math/bits"
 	"sort"
 	"time"
+
+	"github.com/dnecho/dnecho/internal/pacing"
 )
 
-// never is returned as the start of an iteration that can never start.
-const never = time.Duration(math.MaxInt64)
-
-// ConstantStart is when global iteration i (0-based) of a constant-arrival-rate scenario starts,
-// relative to the scenario's start: i·timeUnit/rate, computed exactly in 128 bits so long tests
-// neither drift nor overflow. Iteration 0 starts at once.
-func ConstantStart(i, rate int64, timeUnit time.Duration) time.Duration {
-	if i < 0 || rate <= 0 || timeUnit <= 0 {
-		return never
-	}
-	hi, lo := bits.Mul64(uint64(i), uint64(timeUnit))
-	if hi >= uint64(rate) {
-		return never
-	}
-	q, _ := bits.Div64(hi, lo, uint64(rate))
-	if q > math.MaxInt64 {
-		return never
-	}
-	return time.Duration(q)
-}
+// never is returned as the start of an iteration that can never start (pacing.Never).
+const never = pacing.Never
 
 // RampingSchedule is the piecewise-linear arrival rate of a ramping-arrival-rate scenario. The
 // number of iterations due by time t is the integral N(t) of the rate; iteration i (0-based)

@@ -6,32 +6,6 @@ import (
 	"time"
 )
 
-func TestConstantStart(t *testing.T) {
-	cases := []struct {
-		i, rate int64
-		unit    time.Duration
-		want    time.Duration
-	}{
-		{0, 10, time.Second, 0},
-		{1, 10, time.Second, 100 * time.Millisecond},
-		{25, 10, time.Second, 2500 * time.Millisecond},
-		{1, 3, time.Second, 333333333},
-		{2, 3, time.Second, 666666666},
-		{3, 3, time.Second, time.Second},
-		{7, 2, time.Minute, 210 * time.Second},
-		{1_000_000_000, 1, time.Minute, never},                      // 1e9 minutes overflows time.Duration
-		{5_000_000_000, 100_000, time.Minute, 50_000 * time.Minute}, // needs 128-bit intermediate
-		{1, 0, time.Second, never},
-		{1, 1, 0, never},
-		{-1, 1, time.Second, never},
-	}
-	for _, c := range cases {
-		if got := ConstantStart(c.i, c.rate, c.unit); got != c.want {
-			t.Errorf("ConstantStart(%d, %d, %s) = %v, want %v", c.i, c.rate, c.unit, got, c.want)
-		}
-	}
-}
-
 func stages(pairs ...any) []Stage {
 	var out []Stage
 	for i := 0; i+1 < len(pairs); i += 2 {
@@ -111,14 +85,6 @@ func TestRampingScheduleMatchesIntegral(t *testing.T) {
 	if got := r.RateAt(7 * time.Second); got != 17.5 {
 		t.Errorf("RateAt(7s) = %v", got)
 	}
-}
-
-func BenchmarkConstantStart(b *testing.B) {
-	var sink time.Duration
-	for i := range b.N {
-		sink += ConstantStart(int64(i), 12345, time.Second)
-	}
-	_ = sink
 }
 
 func BenchmarkRampingStart(b *testing.B) {

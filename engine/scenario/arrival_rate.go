@@ -8,6 +8,7 @@ import (
 
 	"github.com/dnecho/dnecho/engine/null"
 	"github.com/dnecho/dnecho/engine/plan"
+	"github.com/dnecho/dnecho/internal/pacing"
 )
 
 // arrivalVUs holds the VU options both arrival-rate executors share.
@@ -210,7 +211,7 @@ func (c *ConstantArrivalRateConfig) Arrivals(et *plan.ExecutionTuple) Arrivals {
 	rate, unit := c.Rate.V, c.timeUnit()
 	perSec := s.perSecond(rate, unit)
 	return s.arrivals(c.Duration.V,
-		func(g int64) (time.Duration, bool) { return plan.ConstantStart(g, rate, unit), true },
+		func(g int64) (time.Duration, bool) { return pacing.Constant(g, rate, unit), true },
 		func(time.Duration) float64 { return perSec })
 }
 
