@@ -25,7 +25,7 @@ var errDry = errors.New("this command only reads the script: dnecho.Client did n
 
 // errNoCluster replaces echo.ErrNoCluster with advice for scripts.
 var errNoCluster = errors.New("no cluster given: pass `scm: 'host:port'` or `conf: '/path/to/ozone-conf'` in the Client options, " +
-	"set OZONE_CONF_DIR, or run the script with `dnecho run --local-cluster` (or --conf/--scm)")
+	"set OZONE_CONF_DIR, or run the script with `dnecho run --local-cluster` (or --conf, --scm or -D ozone.scm.client.address=HOST:PORT)")
 
 // client is one `new dnecho.Client(...)` in one VU: the shared echo session, and per-VU caches so
 // echo() takes no lock once a request shape has been seen.

@@ -80,3 +80,28 @@ func setsOf(props map[string]string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// run takes -D alone as freon does: the Client of a script that names no cluster reaches the SCM
+// the -D keys name.
+func TestRunOverridesAloneNameTheCluster(t *testing.T) {
+	c, err := minicluster.Start(minicluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	script := writeRunScript(t, "d.js", `import dnecho from 'k6/x/dnecho';
+export const options = { vus: 1, iterations: 5 };
+const client = new dnecho.Client({ containerId: 1 });
+export default function () { if (!client.echo({}).ok) throw new Error('echo failed'); }`)
+	r := dnecho(t, 60*time.Second, "run", "-D", "ozone.scm.client.address="+c.SCMAddrs()[0], script)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.all())
+	}
+	mustContain(t, r, "dnecho_reqs")
+	// Without -D the script's Client says -D is a way to name the cluster.
+	r = dnecho(t, 60*time.Second, "run", script)
+	if r.code == 0 {
+		t.Fatalf("exit 0 without a cluster\n%s", r.all())
+	}
+	mustContain(t, r, "no cluster given", "-D ozone.scm.client.address=HOST:PORT")
+}

@@ -217,6 +217,12 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 	}
 	defer api.finish(sig, s.out, f.quiet)
 
+	if !f.localCluster {
+		// -D alone may name the cluster, as for freon (clusterFromOverrides).
+		if f.cluster.Cluster, err = clusterFromOverrides(f.cluster.Cluster, os.Getenv); err != nil {
+			return withCode(exitcode.InvalidConfig, err)
+		}
+	}
 	defaults := dnechoext.Defaults{
 		SCM: f.cluster.Cluster.SCM, ConfDir: f.cluster.Cluster.ConfDir, Overrides: f.cluster.Cluster.Overrides,
 		CAFiles: f.cluster.TLSCA, User: f.cluster.Cluster.User,
