@@ -306,7 +306,7 @@ func (f *dnEchoFlags) logEvents(logw *freon.LogWriter) echo.Observer {
 		if n := f.specs.name(e.Field); n != "" {
 			msg += " (see " + n + ")"
 		}
-		if e.Kind == echo.EventReresolved {
+		if e.Kind.Info() {
 			level = freon.LevelInfo
 		}
 		_ = logw.Log(freon.ThreadMain, level, freon.LoggerDNEchoNotes, msg)
