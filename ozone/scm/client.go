@@ -218,10 +218,12 @@ func (c *Client) settle(idx int, err error) {
 }
 
 // failover moves off node idx: to the suggested leader when the hint names
-// another configured SCM, else round robin. A hint naming an SCM whose last
-// attempt stayed silent is passed over once (the follower may not have
-// noticed yet that its leader hung), then followed again. A concurrent call
-// may already have moved. It notes the hint's use in r.
+// another configured SCM, else round robin. An SCM whose last attempt stayed
+// silent is passed over once, for the one after it: the others may answer
+// sooner (a real group elects a new leader within seconds of its leader
+// hanging, and its followers may still name the old one). The next time it
+// is its turn it is asked, for twice as long. A concurrent call may already
+// have moved. It notes the hint's use in r.
 func (c *Client) failover(idx int, r *Retry) {
 	r.Leader = leaderText(r.Err)
 	c.mu.Lock()
@@ -229,10 +231,42 @@ func (c *Client) failover(idx int, r *Retry) {
 	if c.current != idx {
 		return
 	}
-	c.current = (idx + 1) % len(c.nodes)
+	hinted := c.hinted(idx, r)
+	var order []int // the SCMs to ask next, best first
+	if hinted >= 0 {
+		order = append(order, hinted)
+	}
+	for k := 1; k < len(c.nodes); k++ {
+		order = append(order, (idx+k)%len(c.nodes))
+	}
+	if len(order) == 0 {
+		return // one SCM: ask it again
+	}
+	next := order[0] // when every other one stayed silent
+	for _, i := range order {
+		if !c.silent[i] {
+			next = i
+			break
+		}
+	}
+	for _, i := range order {
+		if i == next {
+			break
+		}
+		c.silent[i] = false // passed over once
+	}
+	if hinted >= 0 && next != hinted {
+		r.Hint = HintSilent
+	}
+	c.current = next
+}
+
+// hinted returns the configured SCM a not-leader answer names, -1 when none
+// other than idx, and notes in r what the hint named. Called under mu.
+func (c *Client) hinted(idx int, r *Retry) int {
 	host, port, ok := suggestedLeader(r.Err)
 	if !ok {
-		return
+		return -1
 	}
 	r.Hint = HintUnknown
 	for i, n := range c.nodes {
@@ -240,15 +274,13 @@ func (c *Client) failover(idx int, r *Retry) {
 		case !sameNode(n.Addr(), host, port):
 		case i == idx:
 			r.Hint = HintSelf
-		case c.silent[i]:
-			r.Hint, c.silent[i] = HintSilent, false
+			return -1
 		default:
-			r.Hint, c.current = HintFollowed, i
-		}
-		if r.Hint != HintUnknown {
-			return
+			r.Hint = HintFollowed
+			return i
 		}
 	}
+	return -1
 }
 
 // final turns a non-retried failure into the error callers branch on.

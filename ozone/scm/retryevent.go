@@ -55,7 +55,7 @@ const (
 	HintUnknown
 	// HintSelf: the suggestion names the answering SCM itself.
 	HintSelf
-	// HintSilent: the suggested SCM had just failed to answer; passed over this once.
+	// HintSilent: the suggested SCM had just stayed silent; passed over this once.
 	HintSilent
 )
 

@@ -115,6 +115,35 @@ func TestSilentLeaderAskedAgain(t *testing.T) {
 	}
 }
 
+// The leader hangs and the others elect a new one a little later, knowing no leader meanwhile:
+// the client does not go back to the silent SCM as soon as its turn comes, but asks the others
+// once more first, and finds the new leader.
+func TestHungSCMPassedOverOnce(t *testing.T) {
+	h := startHA(t, 3)
+	h.Node(0).Pause()
+	h.SetLeaderKnown(false)
+	var rec retries
+	rec.hook = func(x Retry) {
+		if x.From.Addr == h.Addrs()[2] {
+			must(t, h.SetLeader(1)) // elected once scm3 has answered
+		}
+	}
+	o := fastOptions("hadoop", h.Addrs()...)
+	o.RPCTimeout, o.OnRetry = 100*time.Millisecond, rec.add
+	c := newClient(t, o)
+	if _, err := c.GetContainer(testCtx(t), 1); err != nil {
+		t.Fatalf("GetContainer: %v", err)
+	}
+	var path []string
+	for _, g := range rec.list() {
+		path = append(path, g.From.Addr+">"+g.To.Addr)
+	}
+	a := h.Addrs()
+	if want := []string{a[0] + ">" + a[1], a[1] + ">" + a[2], a[2] + ">" + a[1]}; strings.Join(path, " ") != strings.Join(want, " ") {
+		t.Errorf("path %v, want %v (the silent scm1 passed over once)", path, want)
+	}
+}
+
 // An SCM slower than the quiet time is waited for longer on each turn until it answers: the
 // quiet time doubles each time it stays silent.
 func TestSlowSCMWaitedLonger(t *testing.T) {
