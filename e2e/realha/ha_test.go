@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -154,7 +153,5 @@ func clientConf(t *testing.T, c *realozone.Cluster, order ...*realozone.SCMNode)
 // dnecho runs the dnecho binary.
 func dnecho(t *testing.T, limit time.Duration, args ...string) realkit.Result {
 	t.Helper()
-	cmd := exec.Command(binPath, args...)
-	cmd.Env = append(os.Environ(), "OZONE_CONF_DIR=")
-	return realkit.Run(t, cmd, limit)
+	return realkit.Dnecho(t, binPath, limit, args...)
 }

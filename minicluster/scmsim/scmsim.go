@@ -151,21 +151,20 @@ func (s *SCM) Stop() error {
 // Pause makes the SCM hang as a SIGSTOPped one does: it keeps accepting connections (the
 // kernel does that for a stopped process) and reads, handles and answers nothing until Resume.
 // It lasts across Stop and Restart.
-func (s *SCM) Pause() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.paused = true
-	if s.srv != nil {
-		s.srv.Pause()
-	}
-}
+func (s *SCM) Pause() { s.setPaused(true) }
 
 // Resume lets a paused SCM answer again, starting with what waited (as after SIGCONT).
-func (s *SCM) Resume() {
+func (s *SCM) Resume() { s.setPaused(false) }
+
+func (s *SCM) setPaused(p bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.paused = false
-	if s.srv != nil {
+	s.paused = p
+	switch {
+	case s.srv == nil:
+	case p:
+		s.srv.Pause()
+	default:
 		s.srv.Resume()
 	}
 }
