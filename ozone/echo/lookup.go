@@ -112,17 +112,7 @@ func lookup(ctx context.Context, s Spec, obs Observer) (*Placement, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.LookupTimeout)
 	defer cancel()
 	retries := &scmRetries{obs: obs, said: map[string]bool{}}
-	// A lookup normally takes milliseconds; while no SCM has answered, say so.
-	slow := time.AfterFunc(min(2*time.Second, s.LookupTimeout/2), func() {
-		if retries.answered.Load() {
-			return // an SCM answered (not the leader): the retry lines say what happens
-		}
-		obs.emit(Event{Kind: EventSlowLookup, Field: FieldLookupTimeout, Message: fmt.Sprintf(
-			"still waiting for SCM to answer the lookup of container %d (retrying; giving up after %s)",
-			s.ContainerID, s.LookupTimeout)})
-	})
-	defer slow.Stop()
-
+	defer retries.stillWaiting(s).Stop()
 	t, err := ask(ctx, s, settings, scm.Options{Addresses: addrs, NodeIDs: ids, OnRetry: retries.report}, auth)
 	if err != nil {
 		return nil, explain(ctx, err, addrs, s.LookupTimeout)

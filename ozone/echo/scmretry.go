@@ -1,8 +1,10 @@
 package echo
 
 import (
+	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/dnecho/dnecho/ozone/scm"
 )
@@ -34,4 +36,18 @@ func (r *scmRetries) report(x scm.Retry) {
 		kind = EventSCMRedirect
 	}
 	r.obs.emit(Event{Kind: kind, Message: x.String()})
+}
+
+// stillWaiting says once, after 2 s (or half the lookup timeout), that the lookup is still
+// waiting for SCM to answer, unless one has answered by then (not the leader, say: the retry
+// lines tell what happens). A lookup normally takes milliseconds.
+func (r *scmRetries) stillWaiting(s Spec) *time.Timer {
+	return time.AfterFunc(min(2*time.Second, s.LookupTimeout/2), func() {
+		if r.answered.Load() {
+			return
+		}
+		r.obs.emit(Event{Kind: EventSlowLookup, Field: FieldLookupTimeout, Message: fmt.Sprintf(
+			"still waiting for SCM to answer the lookup of container %d (retrying; giving up after %s)",
+			s.ContainerID, s.LookupTimeout)})
+	})
 }
