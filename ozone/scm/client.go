@@ -159,6 +159,9 @@ func (c *Client) invoke(ctx context.Context, op string, req *scmpb.ScmContainerL
 		}
 		last[idx] = err
 		if ctx.Err() != nil {
+			if errors.Is(err, ctx.Err()) { // what this SCM did, not why the caller stopped
+				last[idx] = fmt.Errorf("no answer in %s, before the time ran out", time.Since(began).Round(time.Millisecond))
+			}
 			return nil, "", c.unreachable(op, attempt, last, ctx.Err())
 		}
 		r := Retry{From: c.node(idx), Err: err, Pause: max(0, c.opts.RetryInterval-time.Since(began))}

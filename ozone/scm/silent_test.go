@@ -144,6 +144,29 @@ func TestHungSCMPassedOverOnce(t *testing.T) {
 	}
 }
 
+// When no SCM answers before the caller's deadline, the error says what each one did: the one
+// whose attempt the deadline cut short did not answer in that time, it did not "exceed a context".
+func TestNoSCMAnswersSaysWhatEachDid(t *testing.T) {
+	h := startHA(t, 2)
+	h.Node(0).Pause()
+	h.Node(1).Pause()
+	o := fastOptions("hadoop", h.Addrs()...)
+	o.RPCTimeout, o.NodeIDs = 100*time.Millisecond, []string{"scm1", "scm2"}
+	ctx, cancel := context.WithTimeout(testCtx(t), 400*time.Millisecond)
+	defer cancel()
+	_, err := newClient(t, o).GetContainer(ctx, 1)
+	var ue *UnreachableError
+	if !errors.As(err, &ue) || !errors.Is(err, context.DeadlineExceeded) || len(ue.Nodes) != 2 {
+		t.Fatalf("err = %v, want an UnreachableError for the deadline", err)
+	}
+	for _, n := range ue.Nodes {
+		if n.Err == nil || errors.Is(n.Err, context.DeadlineExceeded) || !strings.Contains(n.Err.Error(), "no answer") ||
+			!strings.Contains(err.Error(), n.Node.String()+": ") {
+			t.Errorf("%s: %v; want what it did (no answer), named in %q", n.Node, n.Err, err)
+		}
+	}
+}
+
 // An SCM slower than the quiet time is waited for longer on each turn until it answers: the
 // quiet time doubles each time it stays silent.
 func TestSlowSCMWaitedLonger(t *testing.T) {
