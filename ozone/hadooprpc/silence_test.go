@@ -55,7 +55,7 @@ func TestCallWithinSilentServer(t *testing.T) {
 
 // A reply whose bytes keep coming is not cut, however long it takes in all; only silence is.
 func TestCallWithinLongAnswer(t *testing.T) {
-	const quiet = 400 * time.Millisecond
+	const quiet = time.Second
 	rs := newRawServer(t)
 	c := newTestClient(t, rs.addr(), Options{})
 	done := make(chan error, 1)
@@ -65,7 +65,7 @@ func TestCallWithinLongAnswer(t *testing.T) {
 		done <- c.CallWithin(testCtx(t), quiet, echoProtocol, "echo", echoMsg("x", ""), &resp)
 	}()
 	sc := rs.accept(t)
-	long := strings.Repeat("a long answer, ", 8)
+	long := strings.Repeat("a long answer, ", 3)
 	frame := mustFrame(t, responseHeader(0, 0, testClientID, hadooppb.RpcResponseHeaderProto_SUCCESS), echoMsg(long, ""))
 	for _, b := range frame { // one byte every quiet/20: never silent for long, long in all
 		if _, err := sc.Write([]byte{b}); err != nil {
