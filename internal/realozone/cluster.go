@@ -119,6 +119,7 @@ func (c *Cluster) Command(ctx context.Context, name string, args ...string) *exe
 
 // Start starts SCM, OM and the DataNodes and waits for safe mode to end (which, with
 // hdds.scm.safemode.min.datanode set to the DataNode count, means a RATIS/THREE pipeline is open).
+// One real cluster starts at a time on a machine (lockStart); StartTimeout counts from its turn.
 // On any failure it stops what it started and returns an error with the failing process's log tail.
 func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	if opts.DataNodes == 0 {
@@ -140,7 +141,12 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	if opts.SCMs > 1 && opts.Secure != nil {
 		return nil, errors.New("real ozone: an SCM HA cluster is started insecure only")
 	}
-	ctx, cancel := context.WithTimeout(ctx, opts.StartTimeout)
+	unlock, err := lockStart(ctx, opts.Progress)
+	if err != nil {
+		return nil, fmt.Errorf("real ozone %s: %w", Version, err)
+	}
+	defer unlock()
+	ctx, cancel := context.WithTimeout(ctx, opts.StartTimeout) // counted once this start may run
 	defer cancel()
 	for attempt := 1; ; attempt++ {
 		dir := opts.Dir
