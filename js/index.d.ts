@@ -121,7 +121,9 @@ declare module 'k6/x/dnecho' {
     lookup?: 'freon' | 'single';
     /**
      * Give up on the SCM lookup after this long (default '60s'), so an unreachable SCM fails the init
-     * quickly. The lookup is shared: the first Client to ask for a container sets its timeout.
+     * quickly. The lookup is shared: the first Client to ask for a container sets its timeout. Within
+     * it, an SCM that stays silent for 5s (`hdds.scmclient.rpc.timeout` when the configuration sets
+     * it; at most a quarter of this timeout) is left for the next SCM of the service.
      */
     lookupTimeout?: Duration;
     /** Default 'first'. Only 'first' with `ratis` (calls go to the leader). */

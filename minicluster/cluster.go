@@ -290,6 +290,21 @@ func (c *Cluster) SCM() *scmsim.SCM { return c.scm }
 // HA returns the SCM HA group (nil without HA).
 func (c *Cluster) HA() *scmsim.HA { return c.ha }
 
+// HangSCM makes SCM i (0-based, in the order of SCMAddrs) hang as a SIGSTOPped SCM: it accepts
+// connections and answers nothing (scmsim.SCM.Pause; in an HA group the leadership moves off it,
+// scmsim.HA.Pause).
+func (c *Cluster) HangSCM(i int) error {
+	n := len(c.SCMAddrs())
+	switch {
+	case i < 0 || i >= n:
+		return fmt.Errorf("minicluster: SCM %d: have %d (0-based)", i, n)
+	case c.ha != nil:
+		return c.ha.Pause(i)
+	}
+	c.scm.Pause()
+	return nil
+}
+
 // DataNodes returns the DataNodes in pipeline member order.
 func (c *Cluster) DataNodes() []*dnsim.DataNode { return c.dataNodes }
 

@@ -78,7 +78,7 @@ func (r *Root) event(e echo.Event) {
 	if n := optionName(e.Field); n != "" {
 		msg += " (see the Client's " + strings.TrimPrefix(n, "option ") + " option)"
 	}
-	if e.Kind == echo.EventReresolved {
+	if e.Kind.Info() {
 		log.Info(msg)
 		return
 	}

@@ -24,6 +24,7 @@ type clusterFlags struct {
 	leader  int           // 1-based on the command line
 	rotate  time.Duration // move the leader this often; 0: never
 	slow    []string      // --slow-datanode N=LATENCY
+	hangSCM int           // 1-based; 0: none
 }
 
 func newClusterCommand(sig *signals, s streams) *cobra.Command {
@@ -62,6 +63,7 @@ ozone-site.xml holds the matching client keys.`,
   kinit alice; dnecho freon dn-echo --conf /tmp/secure --container-id 1
 
   dnecho cluster --conf-dir /tmp/mini-ha --scms 3 --tokens --latency 200us --jitter 100us
+  dnecho cluster --conf-dir /tmp/mini-hung --scms 3 --hang-scm 1
   dnecho cluster --conf-dir /tmp/mini --handlers 1 --replication-delay 2ms --leader-every 10s
   dnecho cluster --conf-dir /tmp/mini --datanodes 3 --slow-datanode 2=5ms`,
 		Args: cobra.NoArgs,
@@ -75,6 +77,7 @@ ozone-site.xml holds the matching client keys.`,
 	fl.IntVar(&f.opts.DataNodes, "datanodes", minicluster.DefaultDataNodes, "number of DataNodes (all in the one pipeline)")
 	fl.Int64SliceVar(&f.opts.Containers, "containers", minicluster.DefaultContainers, "open container ids on the pipeline")
 	fl.IntVar(&f.opts.SCMs, "scms", 1, "number of SCMs; more than 1 is SCM HA (node 1 leads, followers answer ServerNotLeaderException)")
+	fl.IntVar(&f.hangSCM, "hang-scm", 0, "SCM N (1-based) hangs like a SIGSTOPped SCM: it accepts connections and never answers; with --scms > 1 the leadership moves to the next SCM")
 	fl.BoolVar(&f.opts.Tokens, "tokens", false, "container tokens: SCM signs them, DataNodes require one (hdds.container.token.enabled)")
 	fl.BoolVar(&f.opts.TLS, "tls", false, "serve the DataNodes over TLS (self-signed CAs written to ca.pem)")
 	fl.StringArrayVarP(&f.sets, "set", "D", nil, "server configuration key=value, read as a real SCM and OM read it (repeatable): "+serverKeysHelp)
@@ -107,6 +110,8 @@ func (f *clusterFlags) check() error {
 		return fmt.Errorf("--error-rate %v: use a fraction from 0 to 1", f.faults.ErrorRate)
 	case f.faults.Latency < 0 || f.faults.Jitter < 0:
 		return fmt.Errorf("--latency %s / --jitter %s: can't be negative", f.faults.Latency, f.faults.Jitter)
+	case f.hangSCM < 0 || f.hangSCM > f.opts.SCMs:
+		return fmt.Errorf("--hang-scm %d: use an SCM from 1 to %d (--scms), or 0 for none", f.hangSCM, f.opts.SCMs)
 	case f.opts.SCMs > 1 && f.opts.SCMAddr != "":
 		return fmt.Errorf("--scm-addr works only with one SCM")
 	case f.leader < 1 || f.leader > f.opts.DataNodes:
@@ -148,12 +153,20 @@ func runCluster(sig *signals, s streams, f *clusterFlags) error {
 	if err := f.slowDown(c); err != nil {
 		return withCode(exitcode.Failure, err)
 	}
+	if f.hangSCM > 0 {
+		if err := c.HangSCM(f.hangSCM - 1); err != nil {
+			return withCode(exitcode.Failure, err)
+		}
+	}
 	if err := c.WriteConf(dir); err != nil {
 		return withCode(exitcode.Failure, fmt.Errorf("write the configuration: %w", err))
 	}
 	info := c.Info()
 	fmt.Fprintf(s.out, "dnecho mini cluster running on 127.0.0.1 (Ctrl-C to stop)\n")
 	fmt.Fprintf(s.out, "  SCM:        %s\n", strings.Join(info.SCM, ", "))
+	if f.hangSCM > 0 {
+		fmt.Fprintf(s.out, "  SCM %d hangs: it accepts connections and never answers\n", f.hangSCM)
+	}
 	for i, dn := range info.DataNodes {
 		fmt.Fprintf(s.out, "  DataNode %d: %s  uuid %s  RATIS %s\n", i+1, dn.Addr, dn.UUID, dn.RatisAddr)
 	}

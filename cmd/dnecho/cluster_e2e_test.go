@@ -90,6 +90,7 @@ func TestClusterBadFlags(t *testing.T) {
 		{[]string{"--leader", "4"}, "--leader 4: use a DataNode from 1 to 3"},
 		{[]string{"--handlers", "0"}, "--handlers 0: use 1 or more"},
 		{[]string{"--replication-delay", "-1s"}, "can't be negative"},
+		{[]string{"--scms", "3", "--hang-scm", "4"}, "--hang-scm 4: use an SCM from 1 to 3 (--scms), or 0 for none"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			r := dnecho(t, 30*time.Second, append([]string{"cluster", "--conf-dir", t.TempDir()}, tc.args...)...)
@@ -98,5 +99,37 @@ func TestClusterBadFlags(t *testing.T) {
 			}
 			mustContain(t, r, tc.want)
 		})
+	}
+}
+
+// `dnecho cluster --hang-scm 1` shows a hung SCM as a real one looks: it takes the connection and
+// never answers; freon leaves it for the next SCM, which leads now.
+func TestClusterHangSCM(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command(binPath, "cluster", "--conf-dir", dir, "--scms", "3", "--hang-scm", "1")
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	stopped := false
+	defer func() {
+		if !stopped {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+		}
+	}()
+	info := waitClusterJSON(t, dir, &out)
+	r := dnecho(t, 60*time.Second, "freon", "dn-echo", "--conf", dir, "--container-id", "1", "-n", "5", "-t", "1",
+		"-D", "hdds.scmclient.rpc.timeout=1s", "-D", "hdds.scmclient.failover.retry.interval=400ms")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.all())
+	}
+	mustContain(t, r, "SCM scm1 ("+info.SCM[0]+") did not answer in 1s: trying scm2 ("+info.SCM[1]+")", "Successful executions: 5")
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	stopped = true
+	if !strings.Contains(out.String(), "SCM 1 hangs") {
+		t.Errorf("the banner does not say SCM 1 hangs:\n%s", out.String())
 	}
 }

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dnecho/dnecho/internal/testwait"
+	"github.com/dnecho/dnecho/minicluster/scmsim"
 )
 
 // binPath is the dnecho binary built once by TestMain for the end-to-end tests.
@@ -57,5 +60,13 @@ func mustContain(t *testing.T, r runResult, subs ...string) {
 		if !strings.Contains(r.all(), s) {
 			t.Errorf("output lacks %q\nstdout:\n%s\nstderr:\n%s", s, r.stdout, r.stderr)
 		}
+	}
+}
+
+// waitConnected waits until dnecho has reached the hung SCM (minitest.HungSCM).
+func waitConnected(t *testing.T, hung *scmsim.SCM) {
+	t.Helper()
+	if err := testwait.Until(runLimit, "dnecho connecting to SCM", func() bool { return hung.Connections() > 0 }); err != nil {
+		t.Fatal(err)
 	}
 }

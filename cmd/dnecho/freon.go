@@ -176,7 +176,7 @@ func (f *dnEchoFlags) addFlags(cmd *cobra.Command) {
 	sf.add(echo.FieldToken, "token", "", "auto|none|token", echo.TokenAuto, "container token: auto (from SCM when hdds.container.token.enabled), none, or an encoded token")
 	sf.add(echo.FieldTLSCA, "tls-ca", "", "files", "", "CA certificate PEM file(s) for TLS to the DataNodes (turns TLS on)")
 	sf.add(echo.FieldDeadline, "deadline", "", "duration", "", "deadline of one Echo attempt (default ozone.client.read.timeout, 30s)")
-	sf.add(echo.FieldLookupTimeout, "lookup-timeout", "", "duration", echo.DefaultLookupTimeout.String(), "give up on the SCM lookup after this long")
+	sf.add(echo.FieldLookupTimeout, "lookup-timeout", "", "duration", echo.DefaultLookupTimeout.String(), "give up on the SCM lookup after this long; within it an SCM silent for 5s (-D hdds.scmclient.rpc.timeout; at most a quarter of this) is left for the next SCM")
 	sf.add(echo.FieldReresolveAfter, "reresolve-after", "", "duration", echo.DefaultReresolveAfter.String(), "look the container up again after this long of nothing but UNAVAILABLE")
 	sf.addBool(echo.FieldNoReresolve, "no-reresolve", "keep the pipeline found at the start, like the Java tool")
 	sf.addBool(echo.FieldUncapped, "payload-resp-uncapped", "send --payload-resp in full instead of freon's 2097151-byte cap\n(DataNode errors above its limits are counted by result, not fatal)")
@@ -354,7 +354,7 @@ func (f *dnEchoFlags) logEvents(logw *freon.LogWriter) echo.Observer {
 		if n := f.specs.name(e.Field); n != "" {
 			msg += " (see " + n + ")"
 		}
-		if e.Kind == echo.EventReresolved {
+		if e.Kind.Info() {
 			level = freon.LevelInfo
 		}
 		_ = logw.Log(freon.ThreadMain, level, freon.LoggerDNEchoNotes, msg)

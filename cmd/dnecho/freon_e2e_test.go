@@ -1,7 +1,6 @@
 package main
 
 import (
-	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -113,6 +112,43 @@ func TestFreonFollowerSCMAnswersFirst(t *testing.T) {
 	mustContain(t, r, "Successful executions: 10")
 	if c.HA().Node(0).Requests() == 0 {
 		t.Errorf("the first SCM (a follower) was never asked: the test did not exercise failover")
+	}
+	// The follower's answer is said for what it is; nothing after it says SCM has not answered.
+	addrs := c.SCMAddrs()
+	// (The pause is the 2 s interval less the attempt's own time, so its figure is not checked.)
+	redirect := "INFO dnecho.freon: SCM scm1 (" + addrs[0] + ") is not the leader; it names scm3 (" + addrs[2] + ") as the leader: trying it in "
+	at := strings.Index(r.stderr, redirect)
+	if at < 0 {
+		t.Fatalf("no line %q:\n%s", redirect, r.all())
+	}
+	if strings.Contains(r.stderr[at:], "still waiting for SCM") {
+		t.Errorf("still waiting for SCM after it answered:\n%s", r.all())
+	}
+}
+
+// The first SCM of the service hangs (accepts connections, never answers, as a SIGSTOPped SCM):
+// dnecho leaves it after its quiet time, names it in one line, and runs against the next one,
+// long before the lookup timeout. The quiet time here is -D hdds.scmclient.rpc.timeout; the
+// retry interval is scaled down with it (5 s and 2 s by default).
+func TestFreonHungFirstSCM(t *testing.T) {
+	c, conf := minitest.Start(t, minicluster.Options{SCMs: 3})
+	if err := c.HangSCM(0); err != nil {
+		t.Fatal(err)
+	}
+	r := dnecho(t, 60*time.Second, "freon", "dn-echo", "--conf", conf, "--container-id", "1", "-n", "10", "-t", "2",
+		"-D", "hdds.scmclient.rpc.timeout=1s", "-D", "hdds.scmclient.failover.retry.interval=400ms")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.all())
+	}
+	addrs := c.SCMAddrs()
+	hung := "WARN dnecho.freon: SCM scm1 (" + addrs[0] + ") did not answer in 1s: trying scm2 (" + addrs[1] + ")\n"
+	at, target := strings.Index(r.stderr, hung), strings.Index(r.stderr, "Target: container 1")
+	if at < 0 || target < at {
+		t.Fatalf("want %q before the target line:\n%s", hung, r.all())
+	}
+	mustContain(t, r, "Successful executions: 10")
+	if r.took < time.Second || r.took > 30*time.Second {
+		t.Errorf("took %s: want at least the quiet time (1s) and well inside the lookup timeout (60s)", r.took)
 	}
 }
 
@@ -265,29 +301,9 @@ func TestFreonSignalStillPrintsReport(t *testing.T) {
 // Ctrl-C while SCM does not answer (it accepts connections, never replies): the lookup stops at
 // once and the command says it was interrupted (130), not that SCM failed.
 func TestFreonCtrlCDuringLookup(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	accepted := make(chan net.Conn, 16)
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				close(accepted)
-				return
-			}
-			accepted <- c
-		}
-	}()
-	r := startCmd(t, "freon", "dn-echo", "--scm", ln.Addr().String(), "--container-id", "1", "-n", "1")
-	select {
-	case c := <-accepted:
-		defer c.Close()
-	case <-time.After(runLimit):
-		t.Fatal("dnecho never connected to SCM")
-	}
+	hung := minitest.HungSCM(t)
+	r := startCmd(t, "freon", "dn-echo", "--scm", hung.Addr(), "--container-id", "1", "-n", "1")
+	waitConnected(t, hung)
 	r.signal(t, syscall.SIGINT)
 	res := r.wait(t)
 	if res.code != exitInterrupted || res.took > 5*time.Second {

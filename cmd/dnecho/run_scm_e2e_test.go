@@ -1,7 +1,6 @@
 package main
 
 import (
-	"net"
 	"os"
 	"path/filepath"
 	"testing"
@@ -86,31 +85,12 @@ export default function () { if (!client.echo().ok) throw new Error('echo failed
 
 // Ctrl-C while SCM does not answer: the run stops at once with k6's interrupt code (105).
 func TestRunCtrlCDuringLookup(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	accepted := make(chan net.Conn, 16)
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			accepted <- c
-		}
-	}()
+	hung := minitest.HungSCM(t)
 	script := writeRunScript(t, "silent.js", `import dnecho from 'k6/x/dnecho';
 const client = new dnecho.Client({ containerId: 1 });
 export default function () { client.echo(); }`)
-	r := startRun(t, "-q", "--scm", ln.Addr().String(), script)
-	select {
-	case c := <-accepted:
-		defer c.Close()
-	case <-time.After(runLimit):
-		t.Fatal("dnecho never connected to SCM")
-	}
+	r := startRun(t, "-q", "--scm", hung.Addr(), script)
+	waitConnected(t, hung)
 	r.signal(t, os.Interrupt)
 	res := r.wait(t)
 	if res.code != 105 || res.took > 5*time.Second {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 func main() {
 	dir := flag.String("dir", "", "work dir for conf, data and logs (default: a new temp dir, removed on exit)")
 	datanodes := flag.Int("datanodes", realozone.DefaultDataNodes, "number of DataNodes (3 or more for a RATIS/THREE pipeline)")
+	scms := flag.Int("scms", 1, "number of SCMs; more than 1 starts an SCM HA service ("+realozone.HAServiceID+")")
 	fetch := flag.Bool("fetch-only", false, "resolve the Ozone jars with Maven into the cache and exit")
 	timeout := flag.Duration("start-timeout", realozone.DefaultStartTimeout, "give up when the cluster is not ready within this")
 	flag.Usage = func() {
@@ -25,15 +27,18 @@ func main() {
 		flag.PrintDefaults()
 	}
 	flag.Parse()
-	if err := run(*dir, *datanodes, *fetch, *timeout); err != nil {
+	if err := run(*dir, *datanodes, *scms, *fetch, *timeout); err != nil {
 		fmt.Fprintln(os.Stderr, "real-ozone:", err)
 		os.Exit(1)
 	}
 }
 
-func run(dir string, datanodes int, fetchOnly bool, timeout time.Duration) error {
+func run(dir string, datanodes, scms int, fetchOnly bool, timeout time.Duration) error {
 	if datanodes < 3 {
 		return fmt.Errorf("-datanodes %d: at least 3 are needed for a RATIS/THREE pipeline", datanodes)
+	}
+	if scms < 1 {
+		return fmt.Errorf("-scms %d: use 1 (no HA) or more", scms)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -54,7 +59,7 @@ func run(dir string, datanodes int, fetchOnly bool, timeout time.Duration) error
 		dir = d
 	}
 	start := time.Now()
-	c, err := realozone.Start(ctx, realozone.Options{Dir: dir, DataNodes: datanodes, StartTimeout: timeout, Progress: os.Stderr, Classpath: cp})
+	c, err := realozone.Start(ctx, realozone.Options{Dir: dir, DataNodes: datanodes, SCMs: scms, StartTimeout: timeout, Progress: os.Stderr, Classpath: cp})
 	if err != nil {
 		return err
 	}
@@ -62,6 +67,10 @@ func run(dir string, datanodes int, fetchOnly bool, timeout time.Duration) error
 	id, err := c.CreateContainer(ctx)
 	if err != nil {
 		return err
+	}
+	var scmAddrs []string
+	for _, s := range c.SCMs {
+		scmAddrs = append(scmAddrs, s.ID+"="+s.Client)
 	}
 	fmt.Printf(`Apache Ozone %s is running (ready in %.0f s): SCM %s, OM %s, %d DataNodes, container %d (RATIS/THREE).
 Logs: %s/logs
@@ -71,7 +80,7 @@ Logs: %s/logs
   OZONE_CONF_DIR=%s dnecho run examples/quickstart.js
 
 Ctrl-C stops every process.
-`, realozone.Version, time.Since(start).Seconds(), c.SCM, c.OM, len(c.DataNodes), id, dir, c.ClientConf, id, c.ClientConf, id, c.ClientConf)
+`, realozone.Version, time.Since(start).Seconds(), strings.Join(scmAddrs, ", "), c.OM, len(c.DataNodes), id, dir, c.ClientConf, id, c.ClientConf, id, c.ClientConf)
 	<-ctx.Done()
 	fmt.Fprintln(os.Stderr, "real-ozone: stopping")
 	return nil

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"sync"
 	"testing"
 	"time"
@@ -77,7 +76,5 @@ var (
 // dnecho runs the dnecho binary.
 func dnecho(t *testing.T, limit time.Duration, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(binPath, args...)
-	cmd.Env = append(os.Environ(), "OZONE_CONF_DIR=")
-	return run(t, cmd, limit)
+	return realkit.Dnecho(t, binPath, limit, args...)
 }

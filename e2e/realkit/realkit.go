@@ -111,6 +111,15 @@ func Run(t testing.TB, cmd *exec.Cmd, limit time.Duration) Result {
 	return r
 }
 
+// Dnecho runs the dnecho binary bin with a hard limit, without $OZONE_CONF_DIR (the args say
+// which cluster).
+func Dnecho(t testing.TB, bin string, limit time.Duration, args ...string) Result {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "OZONE_CONF_DIR=")
+	return Run(t, cmd, limit)
+}
+
 // JavaFreon runs Java `ozone freon ARGS` from the cluster's jars.
 func JavaFreon(t testing.TB, c *realozone.Cluster, limit time.Duration, args ...string) Result {
 	t.Helper()

@@ -37,7 +37,10 @@ type Options struct {
 	Heap string
 	// StartTimeout bounds the whole start, from SCM's init to an open pipeline.
 	StartTimeout time.Duration
-	// Secure, when set, starts the cluster with Kerberos, tokens and TLS.
+	// SCMs is the number of SCMs: 0 or 1 for one SCM, more for an SCM HA service (HAServiceID)
+	// whose nodes are scm1, scm2, ... with scm1 the primordial node.
+	SCMs int
+	// Secure, when set, starts the cluster with Kerberos, tokens and TLS (one SCM only).
 	Secure *Security
 	// NetNS, when set, runs every process inside this network namespace on its address
 	// instead of 127.0.0.1 (a secure cluster needs it for TLS).
@@ -57,14 +60,15 @@ type Cluster struct {
 	Dir string
 	// ClientConf is the conf dir a client (dnecho --conf, Java freon) uses.
 	ClientConf string
-	// SCM is the SCM client address, OM the Ozone Manager's.
+	// SCM is the (first) SCM's client address, OM the Ozone Manager's.
 	SCM, OM string
+	// SCMs are the SCM processes, in the order of ozone.scm.nodes.<service> (one without HA).
+	SCMs []*SCMNode
 	// DataNodes are the DataNode processes, in start order.
 	DataNodes []*DataNode
 
 	opts Options
 	host string // the address every process uses
-	scm  scmPorts
 	om   omPorts
 
 	mu    sync.Mutex
@@ -115,6 +119,7 @@ func (c *Cluster) Command(ctx context.Context, name string, args ...string) *exe
 
 // Start starts SCM, OM and the DataNodes and waits for safe mode to end (which, with
 // hdds.scm.safemode.min.datanode set to the DataNode count, means a RATIS/THREE pipeline is open).
+// One real cluster starts at a time on a machine (lockStart); StartTimeout counts from its turn.
 // On any failure it stops what it started and returns an error with the failing process's log tail.
 func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	if opts.DataNodes == 0 {
@@ -133,7 +138,15 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 		}
 		opts.Classpath = cp
 	}
-	ctx, cancel := context.WithTimeout(ctx, opts.StartTimeout)
+	if opts.SCMs > 1 && opts.Secure != nil {
+		return nil, errors.New("real ozone: an SCM HA cluster is started insecure only")
+	}
+	unlock, err := lockStart(ctx, opts.Progress)
+	if err != nil {
+		return nil, fmt.Errorf("real ozone %s: %w", Version, err)
+	}
+	defer unlock()
+	ctx, cancel := context.WithTimeout(ctx, opts.StartTimeout) // counted once this start may run
 	defer cancel()
 	for attempt := 1; ; attempt++ {
 		dir := opts.Dir
@@ -168,13 +181,13 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 func (c *Cluster) layout() (err error) {
 	pp := portPicker{inNetNS: c.opts.NetNS != nil}
 	defer pp.release()
-	if c.scm, err = pp.scm(); err != nil {
+	if c.SCMs, err = c.scmNodes(&pp); err != nil {
 		return err
 	}
 	if c.om, err = pp.om(); err != nil {
 		return err
 	}
-	c.SCM = fmt.Sprintf("%s:%d", c.host, c.scm.client)
+	c.SCM = c.SCMs[0].Client
 	c.OM = fmt.Sprintf("%s:%d", c.host, c.om.rpc)
 	for i := 1; i <= c.opts.DataNodes; i++ {
 		d := &DataNode{Index: i, name: fmt.Sprintf("dn%d", i), host: c.host}
@@ -188,9 +201,14 @@ func (c *Cluster) layout() (err error) {
 			return err
 		}
 	}
-	for _, role := range []string{"scm", "om", "client"} {
+	for _, role := range []string{"om", "client"} {
 		props := append(c.shared(), property{"ozone.metadata.dirs", filepath.Join(c.Dir, role, "meta")})
 		if err := writeConf(c.confDir(role), props); err != nil {
+			return err
+		}
+	}
+	for _, s := range c.SCMs {
+		if err := writeConf(c.confDir(s.ID), append(c.shared(), c.scmProps(s)...)); err != nil {
 			return err
 		}
 	}
@@ -217,26 +235,36 @@ const (
 	freonMain = "org.apache.hadoop.ozone.freon.Freon"
 )
 
-// boot runs the start order: SCM init, SCM, OM init, OM, DataNodes, safe-mode exit.
+// boot runs the start order: SCM init, SCM, OM init, OM, DataNodes, safe-mode exit. The further
+// SCMs of an HA service (bootstrap, start; one after the other) join meanwhile, once the first
+// one leads (docs/real-ozone-ha.md).
 func (c *Cluster) boot(ctx context.Context) error {
-	c.step("initialising SCM")
-	if out, err := c.runOnce(ctx, "scm-init", "scm", scmMain, "--init"); err != nil {
-		return fmt.Errorf("scm --init: %w\n%s", err, tail(out, 20))
-	}
-	c.step("starting SCM on " + c.SCM)
-	if err := c.startDaemon("scm", "scm", scmMain); err != nil {
+	if err := c.bootSCM(ctx, c.SCMs[0], true); err != nil {
 		return err
 	}
-	if err := c.waitPort(ctx, "scm", c.scm.client); err != nil {
-		return err
-	}
-	if c.opts.Secure != nil {
-		// OM and DataNodes get their certificates from SCM's security service at start; a
-		// DataNode that finds it closed gives up after about 70 s and exits.
-		if err := c.waitPort(ctx, "scm", c.scm.security); err != nil {
-			return err
+	others := make(chan error, 1)
+	go func() {
+		for _, s := range c.SCMs[1:] {
+			if err := c.bootSCM(ctx, s, false); err != nil {
+				others <- err
+				return
+			}
 		}
+		others <- nil
+	}()
+	err := c.bootRest(ctx)
+	if errOthers := <-others; err == nil && errOthers != nil {
+		return errOthers
 	}
+	if err != nil {
+		return err
+	}
+	c.step("waiting for SCM to leave safe mode (an open RATIS/THREE pipeline)")
+	return c.waitSafeModeExit(ctx)
+}
+
+// bootRest starts what follows the first SCM: OM init, OM, DataNodes.
+func (c *Cluster) bootRest(ctx context.Context) error {
 	c.step("initialising OM")
 	if out, err := c.runOnce(ctx, "om-init", "om", omMain, "--init"); err != nil {
 		return fmt.Errorf("om --init: %w\n%s", err, tail(out, 20))
@@ -251,8 +279,7 @@ func (c *Cluster) boot(ctx context.Context) error {
 			return err
 		}
 	}
-	c.step("waiting for SCM to leave safe mode (an open RATIS/THREE pipeline)")
-	return c.waitSafeModeExit(ctx)
+	return nil
 }
 
 // waitSafeModeExit runs `ozone admin safemode wait` until the deadline, failing early when a
@@ -276,7 +303,7 @@ func (c *Cluster) waitSafeModeExit(ctx context.Context) error {
 		select {
 		case err := <-done:
 			if err != nil {
-				return fmt.Errorf("safe mode did not end: %w\n%s\nscm log:\n%s", err, tail(out, 5), c.LogTail("scm", 20))
+				return fmt.Errorf("safe mode did not end: %w\n%s\nscm log:\n%s", err, tail(out, 5), c.LogTail(c.SCMs[0].ID, 20))
 			}
 			return nil
 		case <-tick.C:
@@ -330,7 +357,7 @@ func (c *Cluster) step(s string) {
 	}
 }
 
-// LogTail returns the last n lines of a process's log ("scm", "om", "dn1", ...).
+// LogTail returns the last n lines of a process's log ("scm" or "scm1", "om", "dn1", ...).
 func (c *Cluster) LogTail(name string, n int) string {
 	b, err := os.ReadFile(filepath.Join(c.Dir, "logs", name+".log"))
 	if err != nil {

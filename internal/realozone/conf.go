@@ -15,7 +15,7 @@ import (
 type property struct{ key, value string }
 
 // scmPorts and the others are the ports of each process, all on the cluster's host address.
-type scmPorts struct{ client, block, datanode, security, http, ratis, grpc int }
+type scmPorts struct{ client, block, datanode, security, http, https, ratis, grpc int }
 type omPorts struct{ rpc, http, ratis int }
 type dnPorts struct{ http, ratisIPC, ipc, ratisServer, ratisAdmin, replication, datastream, client int }
 
@@ -66,11 +66,11 @@ func (pp *portPicker) release() {
 }
 
 func (pp *portPicker) scm() (scmPorts, error) {
-	p, err := pp.pick(7)
+	p, err := pp.pick(8)
 	if err != nil {
 		return scmPorts{}, err
 	}
-	return scmPorts{p[0], p[1], p[2], p[3], p[4], p[5], p[6]}, nil
+	return scmPorts{p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]}, nil
 }
 
 func (pp *portPicker) om() (omPorts, error) {
@@ -92,30 +92,18 @@ func (pp *portPicker) dataNode() (dnPorts, error) {
 // shared is the configuration every process reads: where SCM and OM are, and the settings that
 // make a three-DataNode cluster on one small host start fast with exactly one RATIS/THREE
 // pipeline (docs/real-ozone.md, "Configuration").
-func (c *Cluster) shared() []property {
-	s, o := c.scm, c.om
-	h := c.host
+func (c *Cluster) shared() []property { return c.sharedWith(c.scmAddresses()) }
+
+// sharedWith is shared with other SCM addresses (a client's own order of an HA service).
+func (c *Cluster) sharedWith(scm []property) []property {
+	o, h := c.om, c.host
 	addr := func(p int) string { return fmt.Sprintf("%s:%d", h, p) }
-	props := []property{
-		// Non-HA: every SCM endpoint is ozone.scm.names plus the role's port key. DataNodes
-		// ignore ozone.scm.datanode.address and use ozone.scm.names with ozone.scm.datanode.port.
-		{"ozone.scm.names", h},
-		{"ozone.scm.client.port", fmt.Sprint(s.client)},
-		{"ozone.scm.client.address", addr(s.client)},
-		{"ozone.scm.block.client.port", fmt.Sprint(s.block)},
-		{"ozone.scm.block.client.address", addr(s.block)},
-		{"ozone.scm.datanode.port", fmt.Sprint(s.datanode)},
-		{"ozone.scm.datanode.address", addr(s.datanode)},
-		{"ozone.scm.security.service.port", fmt.Sprint(s.security)},
-		{"ozone.scm.security.service.address", addr(s.security)},
+	props := append(scm, []property{
 		{"ozone.scm.client.bind.host", h},
 		{"ozone.scm.block.client.bind.host", h},
 		{"ozone.scm.datanode.bind.host", h},
 		{"ozone.scm.security.service.bind.host", h},
-		{"ozone.scm.http-address", addr(s.http)},
 		{"ozone.scm.http-bind-host", h},
-		{"ozone.scm.ratis.port", fmt.Sprint(s.ratis)},
-		{"ozone.scm.grpc.port", fmt.Sprint(s.grpc)},
 		{"ozone.om.address", addr(o.rpc)},
 		{"ozone.om.http-address", addr(o.http)},
 		{"ozone.om.http-bind-host", h},
@@ -149,7 +137,7 @@ func (c *Cluster) shared() []property {
 		{"hdds.datanode.volume.min.free.space.percent", "0"},
 		{"hdds.datanode.volume.min.free.space.hard.limit.percent", "0"},
 		{"hdds.container.ratis.num.write.chunk.threads.per.volume", "4"},
-	}
+	}...)
 	if c.opts.Secure != nil {
 		props = append(props, c.opts.Secure.properties(c.Dir)...)
 	}
@@ -162,6 +150,28 @@ func (c *Cluster) shared() []property {
 		props = append(props, property{k, c.opts.Extra[k]})
 	}
 	return props
+}
+
+// singleSCM are the addresses of a cluster with one SCM: every SCM endpoint is ozone.scm.names
+// plus the role's port key. DataNodes ignore ozone.scm.datanode.address and use ozone.scm.names
+// with ozone.scm.datanode.port.
+func (c *Cluster) singleSCM() []property {
+	s, h := c.SCMs[0].ports, c.host
+	addr := func(p int) string { return fmt.Sprintf("%s:%d", h, p) }
+	return []property{
+		{"ozone.scm.names", h},
+		{"ozone.scm.client.port", fmt.Sprint(s.client)},
+		{"ozone.scm.client.address", addr(s.client)},
+		{"ozone.scm.block.client.port", fmt.Sprint(s.block)},
+		{"ozone.scm.block.client.address", addr(s.block)},
+		{"ozone.scm.datanode.port", fmt.Sprint(s.datanode)},
+		{"ozone.scm.datanode.address", addr(s.datanode)},
+		{"ozone.scm.security.service.port", fmt.Sprint(s.security)},
+		{"ozone.scm.security.service.address", addr(s.security)},
+		{"ozone.scm.http-address", addr(s.http)},
+		{"ozone.scm.ratis.port", fmt.Sprint(s.ratis)},
+		{"ozone.scm.grpc.port", fmt.Sprint(s.grpc)},
+	}
 }
 
 // dataNodeProps are what differ per DataNode: its directories and ports.

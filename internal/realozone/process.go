@@ -195,22 +195,22 @@ func (c *Cluster) PIDs() map[string]int {
 	return pids
 }
 
-// signalDataNode sends sig to DataNode d.
-func (c *Cluster) signalDataNode(d *DataNode, sig syscall.Signal) error {
+// signal sends sig to the daemon called name ("dn1", "scm2", ...).
+func (c *Cluster) signal(name string, sig syscall.Signal) error {
 	c.mu.Lock()
-	p := c.procs[d.name]
+	p := c.procs[name]
 	c.mu.Unlock()
 	if p == nil {
-		return fmt.Errorf("%s is not running", d.name)
+		return fmt.Errorf("%s is not running", name)
 	}
 	return p.cmd.Process.Signal(sig)
 }
 
 // Pause stops DataNode d with SIGSTOP: its sockets stay open and nothing answers.
-func (c *Cluster) Pause(d *DataNode) error { return c.signalDataNode(d, syscall.SIGSTOP) }
+func (c *Cluster) Pause(d *DataNode) error { return c.signal(d.name, syscall.SIGSTOP) }
 
 // Resume continues a paused DataNode.
-func (c *Cluster) Resume(d *DataNode) error { return c.signalDataNode(d, syscall.SIGCONT) }
+func (c *Cluster) Resume(d *DataNode) error { return c.signal(d.name, syscall.SIGCONT) }
 
 // Kill kills DataNode d with SIGKILL and waits for it to exit.
 func (c *Cluster) Kill(d *DataNode) error {

@@ -61,6 +61,38 @@ func (h *HA) SetLeader(i int) error {
 	return nil
 }
 
+// Pause hangs node i as a SIGSTOPped SCM (SCM.Pause). A paused leader loses the leadership to
+// the next running node, as the others of a real group elect a new leader once its heartbeats
+// stop (within a few seconds there, at once here); with every node paused the group is left
+// without one. Resume does not hand the leadership back, as a real SCM resumed after an
+// election comes back a follower.
+func (h *HA) Pause(i int) error {
+	if i < 0 || i >= len(h.nodes) {
+		return fmt.Errorf("scmsim: Pause(%d): have %d nodes", i, len(h.nodes))
+	}
+	h.nodes[i].Pause()
+	h.st.mu.Lock()
+	defer h.st.mu.Unlock()
+	if h.st.leader != i {
+		return nil
+	}
+	h.st.leader = -1
+	for k := 1; k < len(h.nodes); k++ {
+		if n := (i + k) % len(h.nodes); !h.nodes[n].Paused() {
+			h.st.leader = n
+			break
+		}
+	}
+	return nil
+}
+
+// Leader is the index of the leading node, -1 for none.
+func (h *HA) Leader() int {
+	h.st.mu.Lock()
+	defer h.st.mu.Unlock()
+	return h.st.leader
+}
+
 // SetLeaderKnown chooses whether followers name the leader in their hint
 // or say "Could not determine the leader node."
 func (h *HA) SetLeaderKnown(known bool) {

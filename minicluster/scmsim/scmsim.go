@@ -73,10 +73,11 @@ type SCM struct {
 	peers    *HA // nil for a standalone SCM, which always leads
 	requests atomic.Int64
 
-	mu   sync.Mutex
-	addr string
-	srv  *hadooprpc.Server
-	done chan struct{}
+	mu     sync.Mutex
+	addr   string
+	srv    *hadooprpc.Server
+	done   chan struct{}
+	paused bool
 }
 
 // New returns a standalone SCM; call Start to serve.
@@ -115,6 +116,9 @@ func (s *SCM) Start(addr string) error {
 	if err != nil {
 		return fmt.Errorf("scmsim: start: %w", err)
 	}
+	if s.paused {
+		srv.Pause()
+	}
 	s.addr, s.srv, s.done = l.Addr().String(), srv, make(chan struct{})
 	go func(done chan struct{}) {
 		defer close(done)
@@ -142,6 +146,45 @@ func (s *SCM) Stop() error {
 	srv.Close()
 	<-done
 	return nil
+}
+
+// Pause makes the SCM hang as a SIGSTOPped one does: it keeps accepting connections (the
+// kernel does that for a stopped process) and reads, handles and answers nothing until Resume.
+// It lasts across Stop and Restart.
+func (s *SCM) Pause() { s.setPaused(true) }
+
+// Resume lets a paused SCM answer again, starting with what waited (as after SIGCONT).
+func (s *SCM) Resume() { s.setPaused(false) }
+
+func (s *SCM) setPaused(p bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.paused = p
+	switch {
+	case s.srv == nil:
+	case p:
+		s.srv.Pause()
+	default:
+		s.srv.Resume()
+	}
+}
+
+// Paused reports whether Pause is in effect.
+func (s *SCM) Paused() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.paused
+}
+
+// Connections counts the connections the SCM has accepted since it started serving, paused
+// or not.
+func (s *SCM) Connections() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.srv == nil {
+		return 0
+	}
+	return s.srv.Accepted()
 }
 
 // Restart serves again on the address of the previous Start.

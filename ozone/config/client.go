@@ -37,10 +37,15 @@ type ClientSettings struct {
 	// ContainerIPCPort is hdds.container.ipc.port, used when a DataNode advertises port 0.
 	ContainerIPCPort int
 	// SCM client retry policy (hdds.scmclient.*, docs/ozone-scm.md#retry-timing).
+	// SCMRPCTimeoutSet says whether the configuration sets hdds.scmclient.rpc.timeout (a
+	// client that departs from its default may want to know).
 	SCMRPCTimeout            time.Duration
+	SCMRPCTimeoutSet         bool
 	SCMFailoverMaxRetry      int
 	SCMFailoverRetryInterval time.Duration
 	SCMMaxRetryTimeout       time.Duration
+	// IPCConnectTimeout is ipc.client.connect.timeout: how long a TCP connect may take.
+	IPCConnectTimeout time.Duration
 	// SCMKerberosPrincipal is hdds.scm.kerberos.principal, possibly with _HOST;
 	// SCMKerberosPrincipalPattern its ".pattern" key, which replaces the comparison with a glob.
 	SCMKerberosPrincipal        string
@@ -92,6 +97,7 @@ func (c *Config) ClientSettings() (ClientSettings, error) {
 		SCMFailoverMaxRetry:      r.int(KeySCMClientFailoverMax, DefaultSCMClientFailoverMax),
 		SCMFailoverRetryInterval: r.duration(KeySCMClientRetryInterval, DefaultSCMClientRetryInterval, time.Millisecond, mayBeZero),
 		SCMMaxRetryTimeout:       r.duration(KeySCMClientMaxRetryTimeout, DefaultSCMClientMaxRetryTime, time.Millisecond, mayBeZero),
+		IPCConnectTimeout:        r.duration(KeyIPCConnectTimeout, DefaultIPCConnectTimeout, time.Millisecond, mustBePositive),
 		SCMKerberosPrincipal:     c.GetTrimmed(KeySCMKerberosPrincipal, DefaultSCMKerberosPrincipal),
 
 		SCMKerberosPrincipalPattern: c.GetTrimmed(KeySCMKerberosPrincipal+PrincipalPatternSuffix, ""),
@@ -100,6 +106,7 @@ func (c *Config) ClientSettings() (ClientSettings, error) {
 		OMRetryWait:                 r.duration(KeyOMClientRetryWait, DefaultOMClientRetryWait*time.Millisecond, time.Millisecond, mayBeZero),
 		OMMaxFailovers:              r.int(KeyOMClientMaxFailovers, DefaultOMClientMaxFailovers),
 	}
+	_, s.SCMRPCTimeoutSet = c.Lookup(KeySCMClientRPCTimeout)
 	tls := r.bool(KeyGRPCTLSEnabled, false)
 	s.GRPCTLS = s.SecurityEnabled && tls
 	s.RPCProtection = r.protection()

@@ -58,6 +58,13 @@ const (
 	KeySCMClientMaxRetryTimeout = keySCMClientRetryPrefix + "max.retry.timeout"
 )
 
+// KeyIPCConnectTimeout is ipc.client.connect.timeout: Hadoop's TCP connect timeout, in
+// milliseconds, which Ozone's SCM client takes from core-site (docs/hadoop-rpc.md#pings-and-timeouts).
+const (
+	KeyIPCConnectTimeout     = "ipc.client.connect.timeout"
+	DefaultIPCConnectTimeout = 20 * time.Second
+)
+
 // SCM client retry defaults (docs/ozone-scm.md#retry-timing). A bare number in these keys is read
 // as milliseconds, the unit of the upstream ScmClientConfig fields.
 const (

@@ -89,7 +89,7 @@ func TestClientSettings(t *testing.T) {
 		ReadTimeout: DefaultClientReadTimeout, TopologyAwareRead: true, ContainerIPCPort: 9859,
 		SCMRPCTimeout: DefaultSCMClientRPCTimeout, SCMFailoverMaxRetry: 15,
 		SCMFailoverRetryInterval: DefaultSCMClientRetryInterval, SCMMaxRetryTimeout: DefaultSCMClientMaxRetryTime,
-		SCMKerberosPrincipal: DefaultSCMKerberosPrincipal, RPCProtection: []string{"authentication"},
+		IPCConnectTimeout: DefaultIPCConnectTimeout, SCMKerberosPrincipal: DefaultSCMKerberosPrincipal, RPCProtection: []string{"authentication"},
 		OMKerberosPrincipal: DefaultOMKerberosPrincipal, OMRetryWait: 2 * time.Second, OMMaxFailovers: 500,
 	}
 	if !reflect.DeepEqual(s, want) {
@@ -107,9 +107,15 @@ func TestClientSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.GRPCTLS || !s.TopologyAwareRead || len(s.Warnings) != 1 || s.ReadTimeout.Seconds() != 1 ||
+	if s.GRPCTLS || !s.TopologyAwareRead || len(s.Warnings) != 1 || s.ReadTimeout.Seconds() != 1 || s.SCMRPCTimeoutSet ||
 		!reflect.DeepEqual(s.RPCProtection, []string{"privacy", "integrity"}) {
 		t.Errorf("got %+v", s)
+	}
+	// Whether hdds.scmclient.rpc.timeout is set, even to its default; a bare connect timeout is
+	// milliseconds, as Hadoop reads it.
+	s, err = fromMap(map[string]string{"hdds.scmclient.rpc.timeout": "15m", "ipc.client.connect.timeout": "3000"}).ClientSettings()
+	if err != nil || !s.SCMRPCTimeoutSet || s.SCMRPCTimeout != 15*time.Minute || s.IPCConnectTimeout != 3*time.Second {
+		t.Errorf("got %+v, %v", s, err)
 	}
 	_, err = fromMap(map[string]string{
 		"hdds.container.ipc.port": "x", "hdds.scmclient.rpc.timeout": "soon", "hadoop.rpc.protection": "secret",
@@ -130,6 +136,7 @@ func TestClientSettingsOutOfRange(t *testing.T) {
 		"hdds.scmclient.rpc.timeout":             "0",
 		"hdds.scmclient.failover.retry.interval": "-1ms",
 		"hdds.scmclient.max.retry.timeout":       "-1m",
+		"ipc.client.connect.timeout":             "0",
 		"hdds.scmclient.failover.max.retry":      "-3",
 		"ozone.client.failover.max.attempts":     "-1",
 		"hdds.container.ipc.port":                "70000",

@@ -18,7 +18,17 @@ const (
 	// EventNetworkUnavailable: the kernel's view of the connections (TCP_INFO) cannot be read
 	// here, so WatchNetwork reports no samples; said once per watch.
 	EventNetworkUnavailable
+	// EventSCMRetry: an SCM failed or stayed silent during a lookup, and the lookup asks another
+	// (or the same one again). Message names the SCM, what happened and what is asked next; each
+	// different message is said once per lookup.
+	EventSCMRetry
+	// EventSCMRedirect: an SCM answered that it is not the leader, and the lookup asks the SCM it
+	// named, or the next one. Message says which; each different message is said once per lookup.
+	EventSCMRedirect
 )
+
+// Info reports whether the event is news rather than a warning: a front end logs it at INFO.
+func (k EventKind) Info() bool { return k == EventReresolved || k == EventSCMRedirect }
 
 // Event is something a session has to say while it works: the front end shows it as a log line.
 type Event struct {

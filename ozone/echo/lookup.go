@@ -100,15 +100,9 @@ func lookup(ctx context.Context, s Spec, obs Observer) (*Placement, error) {
 	if err != nil {
 		return nil, err
 	}
-	addrs := s.Cluster.SCM
-	if len(addrs) == 0 {
-		nodes, err := cfg.SCMNodes()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", dir, err)
-		}
-		for _, n := range nodes {
-			addrs = append(addrs, n.Address())
-		}
+	addrs, ids, err := scmNodes(s.Cluster, cfg, dir)
+	if err != nil {
+		return nil, err
 	}
 	auth, err := newRPCAuth(ctx, s.Cluster, settings)
 	if err != nil {
@@ -117,15 +111,9 @@ func lookup(ctx context.Context, s Spec, obs Observer) (*Placement, error) {
 	defer auth.close()
 	ctx, cancel := context.WithTimeout(ctx, s.LookupTimeout)
 	defer cancel()
-	// A lookup normally takes milliseconds; while SCM is slow or unreachable, say so.
-	slow := time.AfterFunc(min(2*time.Second, s.LookupTimeout/2), func() {
-		obs.emit(Event{Kind: EventSlowLookup, Field: FieldLookupTimeout, Message: fmt.Sprintf(
-			"still waiting for SCM to answer the lookup of container %d (retrying; giving up after %s)",
-			s.ContainerID, s.LookupTimeout)})
-	})
-	defer slow.Stop()
-
-	t, err := ask(ctx, s, settings, addrs, auth)
+	retries := &scmRetries{obs: obs, said: map[string]bool{}}
+	defer retries.stillWaiting(s).Stop()
+	t, err := ask(ctx, s, settings, scm.Options{Addresses: addrs, NodeIDs: ids, OnRetry: retries.report}, auth)
 	if err != nil {
 		return nil, explain(ctx, err, addrs, s.LookupTimeout)
 	}
@@ -138,19 +126,48 @@ func lookup(ctx context.Context, s Spec, obs Observer) (*Placement, error) {
 	return t, nil
 }
 
-// ask makes the SCM calls.
-func ask(ctx context.Context, s Spec, settings config.ClientSettings, addrs []string, auth *rpcAuth) (*Placement, error) {
-	retries := settings.SCMRetryLimit()
-	if retries <= 0 {
-		retries = scm.NoRetries // both retry keys set to 0: one attempt, not scm's default budget
+// scmNodes are the SCMs to ask, with their node ids when the configuration names them: the
+// Cluster's addresses, else the configuration's.
+func scmNodes(c Cluster, cfg *config.Config, dir string) (addrs, ids []string, err error) {
+	if len(c.SCM) > 0 {
+		return c.SCM, nil, nil
 	}
-	client, err := scm.New(scm.Options{
-		Addresses:     addrs,
-		RetryInterval: settings.SCMFailoverRetryInterval,
-		MaxRetries:    retries,
-		RPCTimeout:    settings.SCMRPCTimeout,
-		RPC:           auth.options(config.KeySCMKerberosPrincipal, settings.SCMKerberosPrincipal, settings.SCMKerberosPrincipalPattern),
-	})
+	nodes, err := cfg.SCMNodes()
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	for _, n := range nodes {
+		addrs = append(addrs, n.Address())
+		if n.ID != "" {
+			ids = append(ids, n.ID)
+		}
+	}
+	return addrs, ids, nil
+}
+
+// scmAttemptTimeout is how long one SCM may stay silent in a lookup: hdds.scmclient.rpc.timeout
+// when the configuration sets it, else DefaultSCMAttemptTimeout; either way at most a quarter of
+// the lookup timeout, so that a hung SCM leaves time to ask the others
+// (docs/ozone-scm.md#a-silent-scm).
+func scmAttemptTimeout(settings config.ClientSettings, lookup time.Duration) time.Duration {
+	d := DefaultSCMAttemptTimeout
+	if settings.SCMRPCTimeoutSet {
+		d = settings.SCMRPCTimeout
+	}
+	return max(min(d, lookup/4), time.Millisecond)
+}
+
+// ask makes the SCM calls; o holds the SCMs to ask, the rest comes from the settings.
+func ask(ctx context.Context, s Spec, settings config.ClientSettings, o scm.Options, auth *rpcAuth) (*Placement, error) {
+	o.MaxRetries = settings.SCMRetryLimit()
+	if o.MaxRetries <= 0 {
+		o.MaxRetries = scm.NoRetries // both retry keys set to 0: one attempt, not scm's default budget
+	}
+	o.RetryInterval = settings.SCMFailoverRetryInterval
+	o.RPCTimeout = scmAttemptTimeout(settings, s.LookupTimeout)
+	o.RPC = auth.options(config.KeySCMKerberosPrincipal, settings.SCMKerberosPrincipal, settings.SCMKerberosPrincipalPattern)
+	o.RPC.ConnectTimeout = settings.IPCConnectTimeout
+	client, err := scm.New(o)
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +176,7 @@ func ask(ctx context.Context, s Spec, settings config.ClientSettings, addrs []st
 	if err != nil {
 		return nil, err
 	}
-	t := &Placement{Container: lk.Container, Pipeline: lk.Pipeline, Settings: settings, SCMAddrs: addrs, User: auth.user}
+	t := &Placement{Container: lk.Container, Pipeline: lk.Pipeline, Settings: settings, SCMAddrs: o.Addresses, User: auth.user}
 	switch s.Token {
 	case TokenAuto:
 		if settings.ContainerTokenEnabled {

@@ -3,7 +3,6 @@ package echo
 import (
 	"context"
 	"errors"
-	"net"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -109,35 +108,26 @@ func TestOpenErrors(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if len(events) != 1 || events[0].Kind != EventSlowLookup || events[0].Field != FieldLookupTimeout {
-		t.Errorf("events %+v, want one slow-lookup notice", events)
+	// The refused connection is said at once, then that the lookup still waits.
+	if len(events) != 2 || events[0].Kind != EventSCMRetry || !strings.Contains(events[0].Message, "SCM 127.0.0.1:1 failed") ||
+		events[1].Kind != EventSlowLookup || events[1].Field != FieldLookupTimeout {
+		t.Errorf("events %+v, want the refused connection, then one slow-lookup notice", events)
 	}
 }
 
 // Ctrl-C during a lookup of a silent SCM (it accepts TCP, never answers) ends Open at once with
 // ErrInterrupted, not after the lookup timeout.
 func TestOpenInterrupted(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	var conns []net.Conn
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			conns = append(conns, c) // held open, never answered; closed by ln.Close's test end
-		}
-	}()
+	hung := minitest.HungSCM(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		_, err := Open(ctx, Spec{Cluster: Cluster{SCM: []string{ln.Addr().String()}}, ContainerID: 1}, nil)
+		_, err := Open(ctx, Spec{Cluster: Cluster{SCM: []string{hung.Addr()}}, ContainerID: 1}, nil)
 		done <- err
 	}()
+	if err := testwait.Until(10*time.Second, "the lookup reaching SCM", func() bool { return hung.Connections() > 0 }); err != nil {
+		t.Fatal(err)
+	}
 	cancel()
 	select {
 	case err := <-done:

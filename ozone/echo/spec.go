@@ -14,6 +14,11 @@ const (
 	// unreachable SCM for up to 10 minutes (hdds.scmclient.max.retry.timeout); a measuring tool
 	// should say what is wrong sooner.
 	DefaultLookupTimeout = 60 * time.Second
+	// DefaultSCMAttemptTimeout is how long one SCM may stay silent during a lookup, connecting
+	// included, before the next SCM is asked, when hdds.scmclient.rpc.timeout is not set (and
+	// never more than a quarter of LookupTimeout). Ozone's own default, 15 minutes, lets one hung
+	// SCM of an HA service take the whole lookup (docs/ozone-scm.md#a-silent-scm).
+	DefaultSCMAttemptTimeout = 5 * time.Second
 	// DefaultClients is freon's --clients: one client object (one connection per DataNode).
 	DefaultClients = 1
 	// MaxClients bounds Clients: each client dials every pipeline member.

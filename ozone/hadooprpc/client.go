@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"google.golang.org/protobuf/proto"
 
@@ -72,6 +73,17 @@ func (c *Client) Addr() string { return c.addr }
 // failures (wrapping ErrBadResponse when the reply was malformed), the
 // context's error when ctx ends first.
 func (c *Client) Call(ctx context.Context, protocol, method string, req, resp proto.Message) error {
+	return c.CallWithin(ctx, 0, protocol, method, req, resp)
+}
+
+// CallWithin is Call bounded by the server's silence: while it waits, the call fails with a
+// *ConnError wrapping a *SilenceError once nothing has come from the server for quiet, counted
+// from the call's start (dialling and handshake included) or from the last byte received. A
+// reply that keeps arriving is never cut; a server that stops sending is. The connection is
+// closed then, failing its other calls too, as Java's client closes it when its rpc timeout
+// fires (docs/hadoop-rpc.md#pings-and-timeouts). quiet <= 0 is Call: no bound but ctx.
+func (c *Client) CallWithin(ctx context.Context, quiet time.Duration, protocol, method string, req, resp proto.Message) error {
+	w := wait{start: time.Now(), quiet: quiet}
 	// Java masks a JVM-wide counter to keep ids non-negative (docs/hadoop-rpc.md#call-ids).
 	id := int32((c.nextID.Add(1) - 1) & 0x7fffffff)
 	frame, err := appendFrame(nil,
@@ -87,11 +99,11 @@ func (c *Client) Call(ctx context.Context, protocol, method string, req, resp pr
 	}
 	var r *response
 	for {
-		cn, err := c.conn(ctx, protocol)
+		cn, err := c.connWithin(ctx, protocol, w)
 		if err != nil {
 			return err
 		}
-		r, err = cn.call(ctx, id, frame)
+		r, err = cn.call(ctx, id, frame, w)
 		if errors.Is(err, errConnGone) {
 			continue // closed for idleness just before we registered; dial again
 		}
@@ -104,6 +116,20 @@ func (c *Client) Call(ctx context.Context, protocol, method string, req, resp pr
 		return &ConnError{Addr: c.addr, Op: "read", Err: fmt.Errorf("%w: %s.%s reply: %v", ErrBadResponse, protocol, method, err)}
 	}
 	return nil
+}
+
+// connWithin is conn bounded by the call's quiet time: no connection within it is a silence.
+func (c *Client) connWithin(ctx context.Context, protocol string, w wait) (*conn, error) {
+	if w.quiet <= 0 {
+		return c.conn(ctx, protocol)
+	}
+	dctx, cancel := context.WithDeadline(ctx, w.start.Add(w.quiet))
+	defer cancel()
+	cn, err := c.conn(dctx, protocol)
+	if err != nil && ctx.Err() == nil && dctx.Err() != nil {
+		return nil, &ConnError{Addr: c.addr, Op: "dial", Err: &SilenceError{After: w.quiet, Connecting: true}}
+	}
+	return cn, err
 }
 
 // conn returns the live connection for protocol, dialling it if needed.

@@ -35,7 +35,15 @@ type conn struct {
 	pending    map[int32]chan callResult
 	lastUse    time.Time // last call sent or answered: the idle clock
 	quietSince time.Time // last byte read or ping sent: the ping clock
+	lastRead   time.Time // last byte read: the silence clock of CallWithin
 	done       chan struct{}
+}
+
+// wait is how long a call may hear nothing from the server: quiet from start or from the last
+// byte read, whichever is later; quiet <= 0 for no bound.
+type wait struct {
+	start time.Time
+	quiet time.Duration
 }
 
 type callResult struct {
@@ -50,7 +58,7 @@ func (cn *conn) isClosed() bool {
 }
 
 // call sends one request frame and waits for its reply.
-func (cn *conn) call(ctx context.Context, id int32, frame []byte) (*response, error) {
+func (cn *conn) call(ctx context.Context, id int32, frame []byte, w wait) (*response, error) {
 	ch := make(chan callResult, 1)
 	cn.mu.Lock()
 	if cn.closed {
@@ -79,13 +87,45 @@ func (cn *conn) call(ctx context.Context, id int32, frame []byte) (*response, er
 		}
 		return cn.writeFailed(ctx, ch, err)
 	}
-	select {
-	case res := <-ch:
-		return res.r, res.err
-	case <-ctx.Done():
-		cn.forget(id) // a late reply is dropped by deliver
-		return nil, ctx.Err()
+	return cn.await(ctx, id, ch, w)
+}
+
+// await waits for the call's reply, the end of ctx, or the end of its quiet time.
+func (cn *conn) await(ctx context.Context, id int32, ch chan callResult, w wait) (*response, error) {
+	var alarm <-chan time.Time
+	if w.quiet > 0 {
+		t := time.NewTimer(time.Until(cn.silentUntil(w)))
+		defer t.Stop()
+		alarm = t.C
 	}
+	for {
+		select {
+		case res := <-ch:
+			return res.r, res.err
+		case <-ctx.Done():
+			cn.forget(id) // a late reply is dropped by deliver
+			return nil, ctx.Err()
+		case <-alarm:
+			if left := time.Until(cn.silentUntil(w)); left > 0 {
+				alarm = time.After(left) // bytes came meanwhile: the answer is on its way
+				continue
+			}
+			cn.fail(&ConnError{Addr: cn.c.addr, Op: "read", Err: &SilenceError{After: w.quiet}})
+			res := <-ch // the failure, or a reply delivered just before it
+			return res.r, res.err
+		}
+	}
+}
+
+// silentUntil is when the call's quiet time ends if nothing more is read.
+func (cn *conn) silentUntil(w wait) time.Time {
+	cn.mu.Lock()
+	defer cn.mu.Unlock()
+	from := w.start
+	if cn.lastRead.After(from) {
+		from = cn.lastRead
+	}
+	return from.Add(w.quiet)
 }
 
 // writeFailGrace is how long a failed write waits for the reader to report

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/dnecho/dnecho/proto/hadooppb"
 )
@@ -103,6 +104,27 @@ func (e *ConnError) Error() string {
 }
 
 func (e *ConnError) Unwrap() error { return e.Err }
+
+// SilenceError is the cause of a call bounded by CallWithin that heard nothing from the server:
+// no connection, or no byte of the reply, within After. A hung server looks like this (a stopped
+// process whose kernel still completes TCP handshakes and takes the request), and so does one too
+// busy to answer in time: a client cannot tell them apart, since a Hadoop server sends nothing
+// before its reply.
+type SilenceError struct {
+	After time.Duration
+	// Connecting is true when the connection (TCP and handshake) was not made in time.
+	Connecting bool
+}
+
+func (e *SilenceError) Error() string {
+	if e.Connecting {
+		return fmt.Sprintf("no connection within %s", e.After)
+	}
+	return fmt.Sprintf("no answer within %s", e.After)
+}
+
+// Timeout marks it as a timeout for net.Error-style checks.
+func (e *SilenceError) Timeout() bool { return true }
 
 // ErrBadResponse is wrapped by errors for replies that cannot be used: a
 // length out of range, trailing bytes, or a body that does not decode. The

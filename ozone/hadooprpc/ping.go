@@ -22,6 +22,7 @@ func (p pingReader) Read(b []byte) (int, error) {
 		if n > 0 {
 			cn.mu.Lock()
 			cn.quietSince = time.Now()
+			cn.lastRead = cn.quietSince
 			cn.mu.Unlock()
 			return n, nil
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"sync"
+	"sync/atomic"
 
 	"google.golang.org/protobuf/proto"
 
@@ -92,6 +93,8 @@ type Server struct {
 	listeners map[net.Listener]struct{}
 	conns     map[*serverConn]struct{}
 	closed    bool
+	paused    chan struct{} // closed by Resume; nil while running
+	accepted  atomic.Int64
 	wg        sync.WaitGroup
 }
 
@@ -185,6 +188,7 @@ func (s *Server) Serve(l net.Listener) error {
 			}
 			return fmt.Errorf("hadooprpc: accept on %s: %w", l.Addr(), err)
 		}
+		s.accepted.Add(1)
 		if !s.startConn(nc) {
 			return ErrServerClosed
 		}
@@ -209,6 +213,46 @@ func (s *Server) startConn(nc net.Conn) bool {
 		s.mu.Unlock()
 	}()
 	return true
+}
+
+// Accepted counts the connections the server has accepted.
+func (s *Server) Accepted() int64 { return s.accepted.Load() }
+
+// Pause makes the server behave as a stopped process (SIGSTOP) until Resume: connections are
+// still accepted, as the kernel of a stopped process completes TCP handshakes and takes the
+// bytes sent, but nothing is read, handled or answered, and replies already under way are held.
+func (s *Server) Pause() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.paused == nil {
+		s.paused = make(chan struct{})
+	}
+}
+
+// Resume lets a paused server read, handle and answer again, starting with what waited.
+func (s *Server) Resume() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.paused != nil {
+		close(s.paused)
+		s.paused = nil
+	}
+}
+
+// awake waits while the server is paused; false when ctx ends first.
+func (s *Server) awake(ctx context.Context) bool {
+	s.mu.Lock()
+	paused := s.paused
+	s.mu.Unlock()
+	if paused == nil {
+		return true
+	}
+	select {
+	case <-paused:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // Close stops the listeners, closes every connection (cancelling running

@@ -62,7 +62,7 @@ func (sc *serverConn) serve() {
 		sc.shutdown()
 		sc.calls.Wait()
 	}()
-	if !sc.readPreamble() {
+	if !sc.s.awake(sc.ctx) || !sc.readPreamble() {
 		return
 	}
 	br := bufio.NewReader(sc.nc)
@@ -77,7 +77,7 @@ func (sc *serverConn) serve() {
 			return
 		}
 		frame, err := readN(br, int(n))
-		if err != nil {
+		if err != nil || !sc.s.awake(sc.ctx) {
 			return
 		}
 		if !sc.processOne(frame) {

@@ -132,6 +132,9 @@ func (sc *serverConn) reply(h *hadooppb.RpcResponseHeaderProto, body proto.Messa
 	if err != nil {
 		return fmt.Errorf("reply to call %d: %w", int32(h.GetCallId()), err)
 	}
+	if !sc.s.awake(sc.ctx) {
+		return nil // the connection closed while the server was paused
+	}
 	sc.wmu.Lock()
 	defer sc.wmu.Unlock()
 	if sc.wrapCtx != nil {

@@ -32,6 +32,8 @@ type Client struct {
 
 	mu      sync.Mutex
 	current int
+	quiet   []time.Duration // per node: how long its next attempt may stay silent
+	silent  []bool          // per node: its last attempt stayed silent
 }
 
 // New returns a client; it connects on the first call.
@@ -44,7 +46,11 @@ func New(opts Options) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("scm %w", err)
 	}
-	return &Client{opts: o, nodes: nodes}, nil
+	c := &Client{opts: o, nodes: nodes, quiet: make([]time.Duration, len(nodes)), silent: make([]bool, len(nodes))}
+	for i := range c.quiet {
+		c.quiet[i] = o.RPCTimeout
+	}
+	return c, nil
 }
 
 // Close closes every connection.
@@ -137,61 +143,54 @@ func (c *Client) GetContainerToken(ctx context.Context, id uint64) (token.Token,
 }
 
 // invoke sends req with the failover policy and returns the reply and the
-// address of the SCM that gave it.
+// address of the SCM that gave it. Attempts start at least RetryInterval
+// apart: an attempt that stayed silent for longer is followed at once.
 func (c *Client) invoke(ctx context.Context, op string, req *scmpb.ScmContainerLocationRequest) (*scmpb.ScmContainerLocationResponse, string, error) {
 	last := make([]error, len(c.nodes))
 	for attempt := 1; ; attempt++ {
-		idx := c.currentNode()
+		idx, quiet := c.nextAttempt()
 		node := c.nodes[idx]
-		actx, cancel := context.WithTimeout(ctx, c.opts.RPCTimeout)
+		began := time.Now()
 		resp := new(scmpb.ScmContainerLocationResponse)
-		err := node.Call(actx, Protocol, "submitRequest", req, resp)
-		cancel()
+		err := node.CallWithin(ctx, quiet, Protocol, "submitRequest", req, resp)
+		c.settle(idx, err)
 		if err == nil {
 			return resp, node.Addr(), nil
 		}
 		last[idx] = err
 		if ctx.Err() != nil {
+			if errors.Is(err, ctx.Err()) { // what this SCM did, not why the caller stopped
+				last[idx] = fmt.Errorf("no answer in %s, before the time ran out", time.Since(began).Round(time.Millisecond))
+			}
 			return nil, "", c.unreachable(op, attempt, last, ctx.Err())
 		}
+		r := Retry{From: c.node(idx), Err: err, Pause: max(0, c.opts.RetryInterval-time.Since(began))}
 		switch decide(err) {
 		case actFail:
 			return nil, "", c.final(node.Addr(), op, err)
 		case actFailover:
-			c.failover(idx, err)
+			c.failover(idx, &r)
 		}
 		if attempt > c.opts.MaxRetries {
 			return nil, "", c.unreachable(op, attempt, last, ErrRetriesExhausted)
 		}
-		if err := sleep(ctx, c.opts.RetryInterval); err != nil {
+		r.To = c.node(c.currentNode())
+		if c.opts.OnRetry != nil {
+			c.opts.OnRetry(r)
+		}
+		if err := sleep(ctx, r.Pause); err != nil {
 			return nil, "", c.unreachable(op, attempt, last, err)
 		}
 	}
 }
 
-func (c *Client) currentNode() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.current
-}
-
-// failover moves off node idx: to the suggested leader when the hint names a
-// configured SCM, else round robin. A concurrent call may already have moved.
-func (c *Client) failover(idx int, err error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.current != idx {
-		return
+// node names SCM i.
+func (c *Client) node(i int) Node {
+	n := Node{Addr: c.nodes[i].Addr()}
+	if len(c.opts.NodeIDs) > 0 {
+		n.ID = c.opts.NodeIDs[i]
 	}
-	if host, port, ok := suggestedLeader(err); ok {
-		for i, n := range c.nodes {
-			if sameNode(n.Addr(), host, port) {
-				c.current = i
-				return
-			}
-		}
-	}
-	c.current = (idx + 1) % len(c.nodes)
+	return n
 }
 
 // final turns a non-retried failure into the error callers branch on.
@@ -210,8 +209,8 @@ func (c *Client) final(addr, op string, err error) error {
 
 func (c *Client) unreachable(op string, attempts int, last []error, why error) error {
 	e := &UnreachableError{Op: op, Attempts: attempts, Err: why}
-	for i, n := range c.nodes {
-		e.Nodes = append(e.Nodes, NodeError{Addr: n.Addr(), Err: last[i]})
+	for i := range c.nodes {
+		e.Nodes = append(e.Nodes, NodeError{Node: c.node(i), Err: last[i]})
 	}
 	return e
 }

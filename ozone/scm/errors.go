@@ -68,8 +68,8 @@ func (e *AccessDeniedError) Unwrap() error { return e.Remote }
 
 // NodeError is the last failure seen on one SCM.
 type NodeError struct {
-	Addr string
-	Err  error // nil if the node was never tried
+	Node
+	Err error // nil if the node was never tried
 }
 
 // UnreachableError means no SCM gave an answer within the retry budget or
@@ -90,7 +90,7 @@ func (e *UnreachableError) Error() string {
 		if n.Err != nil {
 			cause = n.Err.Error()
 		}
-		fmt.Fprintf(&b, "; %s: %s", n.Addr, cause)
+		fmt.Fprintf(&b, "; %s: %s", n.Node, cause)
 	}
 	return b.String()
 }

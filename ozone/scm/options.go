@@ -28,7 +28,7 @@ const (
 	// DefaultMaxRetries is max(failover.max.retry = 15,
 	// max.retry.timeout (10m) / failover.retry.interval) = 300 retries after the first attempt.
 	DefaultMaxRetries = 300
-	// DefaultRPCTimeout is rpc.timeout: the bound on a single attempt.
+	// DefaultRPCTimeout is rpc.timeout: how long an attempt may hear nothing from its SCM.
 	DefaultRPCTimeout = 15 * time.Minute
 	// NoRetries, as MaxRetries, makes every call a single attempt.
 	NoRetries = -1
@@ -39,6 +39,9 @@ type Options struct {
 	// Addresses are the SCMs' client addresses ("host:port"), in the order
 	// of ozone.scm.nodes.<serviceId>; one entry for a non-HA cluster.
 	Addresses []string
+	// NodeIDs name the SCMs of Addresses in messages (the node ids of
+	// ozone.scm.nodes.<serviceId>, in the same order); empty without them.
+	NodeIDs []string
 	// RPC configures the Hadoop RPC connections (user, timeouts, SASL).
 	RPC hadooprpc.Options
 	// RetryInterval is the pause before each retry.
@@ -46,8 +49,16 @@ type Options struct {
 	// MaxRetries is how many retries follow a failed first attempt;
 	// NoRetries for none.
 	MaxRetries int
-	// RPCTimeout bounds each attempt.
+	// RPCTimeout bounds how long an attempt may hear nothing from its SCM,
+	// connecting included: then it fails and the client moves on to the next
+	// SCM at once. An answer that keeps arriving is not cut. Each time an SCM
+	// stays silent this long, its next attempt may take twice as long, so a
+	// slow but live SCM is waited for in a later round
+	// (docs/ozone-scm.md#a-silent-scm).
 	RPCTimeout time.Duration
+	// OnRetry, when set, hears each failed attempt that another follows,
+	// before the pause; it must not block.
+	OnRetry func(Retry)
 }
 
 func (o Options) withDefaults() (Options, error) {
@@ -66,6 +77,8 @@ func (o Options) withDefaults() (Options, error) {
 		return o, fmt.Errorf("scm: option MaxRetries = %d: must be >= 0, or NoRetries (-1)", o.MaxRetries)
 	case o.RPCTimeout < 0:
 		return o, fmt.Errorf("scm: option RPCTimeout = %v: must be >= 0 (0 = %v)", o.RPCTimeout, DefaultRPCTimeout)
+	case len(o.NodeIDs) != 0 && len(o.NodeIDs) != len(o.Addresses):
+		return o, fmt.Errorf("scm: option NodeIDs has %d ids for %d Addresses: give one per address, or none", len(o.NodeIDs), len(o.Addresses))
 	}
 	if o.RetryInterval == 0 {
 		o.RetryInterval = DefaultRetryInterval

@@ -65,6 +65,9 @@ func decide(err error) action {
 	return actFailover
 }
 
+// notLeaderClass is the simple class name of a follower's answer (docs/ozone-scm.md#leader-check-on-the-server).
+const notLeaderClass = "ServerNotLeaderException"
+
 // leaderHint matches the suggested leader in a ServerNotLeaderException
 // message, which may continue with a stack trace (hence DOTALL). The host is
 // a bracketed IPv6 literal or a run of non-colons (docs/ozone-scm.md#leader-hint).
@@ -73,7 +76,7 @@ var leaderHint = regexp.MustCompile(`(?s)Suggested leader is Server:(\[[^\]]+\]|
 // suggestedLeader returns the host and port the error names as leader.
 func suggestedLeader(err error) (host string, port int, ok bool) {
 	var re *hadooprpc.RemoteError
-	if !errors.As(err, &re) || re.SimpleName() != "ServerNotLeaderException" {
+	if !errors.As(err, &re) || re.SimpleName() != notLeaderClass {
 		return "", 0, false
 	}
 	m := leaderHint.FindStringSubmatch(re.Message)
