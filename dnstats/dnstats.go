@@ -21,6 +21,9 @@ type DataNode struct {
 	Calls int64
 	// P50 and P99 are the echo latency percentiles of those calls.
 	P50, P99 time.Duration
+	// Latencies are those calls' latencies, for the verdict's tail test; nil: its p99 cannot make
+	// it slow.
+	Latencies Latencies
 	// RTT is the p50 of the sampled smoothed round-trip times (tcpi_rtt) of the connections to
 	// the DataNode; HasRTT is false when none was sampled (TCP_INFO unreadable on this OS, or no
 	// connection was open at any tick).

@@ -13,32 +13,48 @@ const (
 	// DefaultMinCalls is how many calls a DataNode needs to be judged or to count among the
 	// others: below it a p99 is one or two calls' worth of luck.
 	DefaultMinCalls = 100
-	// DefaultSlowFactor is how many times the others' median p99 a DataNode's p99 must exceed to
-	// be named slow.
+	// DefaultSlowFactor is how many times the others' median p50 (or p99) a DataNode's p50 (or
+	// p99) must exceed to be named slow.
 	DefaultSlowFactor = 2.0
+	// DefaultMinExcess is the least a DataNode's percentile must exceed the others' median by
+	// to be named slow, whatever the factor: see docs/slow-datanode.md for the measurements it
+	// comes from.
+	DefaultMinExcess = time.Millisecond
 )
+
+// RuleHelp is the rule in the words of the --slow-factor help, after "when": the factor is
+// "this many times".
+var RuleHelp = fmt.Sprintf("its p50 or its p99 is more than this many times the others' median of the same\n"+
+	"percentile (DataNodes with at least %d calls each) and %s ms or more above it; a p99 also needs more of\n"+
+	"its calls above that bar than the others' (docs/slow-datanode.md)", DefaultMinCalls, Millis(DefaultMinExcess))
 
 // Options are the verdict's parameters. Start from DefaultOptions.
 type Options struct {
 	// MinCalls is the fewest calls a DataNode needs to take part in the verdict.
 	MinCalls int64
-	// SlowFactor: a DataNode is slow when its p99 is more than SlowFactor × the median p99 of
-	// the other judged DataNodes.
+	// SlowFactor: a DataNode is slow when its p50 or its p99 is more than SlowFactor × the
+	// median of the same percentile over the other judged DataNodes.
 	SlowFactor float64
+	// MinExcess: a percentile that exceeds the others' median by less than this never makes a
+	// DataNode slow, so that sub-millisecond noise is not a verdict.
+	MinExcess time.Duration
 }
 
-// DefaultOptions returns DefaultMinCalls and DefaultSlowFactor.
+// DefaultOptions returns DefaultMinCalls, DefaultSlowFactor and DefaultMinExcess.
 func DefaultOptions() Options {
-	return Options{MinCalls: DefaultMinCalls, SlowFactor: DefaultSlowFactor}
+	return Options{MinCalls: DefaultMinCalls, SlowFactor: DefaultSlowFactor, MinExcess: DefaultMinExcess}
 }
 
 // Validate checks the options; the error names the field and the allowed values.
 func (o Options) Validate() error {
 	if !(o.SlowFactor > 1) || math.IsInf(o.SlowFactor, 0) { // also rejects NaN
-		return errorf("SlowFactor %v: want a number above 1 (a DataNode is slow when its p99 is more than this many times the others')", o.SlowFactor)
+		return errorf("SlowFactor %v: want a number above 1 (a DataNode is slow when its p50 or p99 is more than this many times the others')", o.SlowFactor)
 	}
 	if o.MinCalls < 1 {
 		return errorf("MinCalls %d: want 1 or more", o.MinCalls)
+	}
+	if o.MinExcess < 0 {
+		return errorf("MinExcess %s: want 0 or more", o.MinExcess)
 	}
 	return nil
 }
@@ -49,19 +65,33 @@ type Verdict struct {
 	Judged int
 	// Slow lists the slow DataNodes in the order they were given.
 	Slow []Slow
-	// MinCalls and SlowFactor are the options the verdict was made with, for Lines.
-	MinCalls   int64
-	SlowFactor float64
+	// Options are those the verdict was made with, for Lines.
+	Options Options
 }
+
+// Percentile names the percentile that made a DataNode slow.
+type Percentile string
+
+// The percentiles the verdict judges.
+const (
+	P50 Percentile = "p50"
+	P99 Percentile = "p99"
+)
 
 // Slow is one DataNode judged slow, with the medians of the other judged DataNodes it was
 // compared with.
 type Slow struct {
 	DataNode DataNode
+	// By is the percentile that made it slow: P50 when its p50 did (whatever its p99), else P99.
+	By Percentile
 	// Others counts the other judged DataNodes.
 	Others int
 	// OthersP50 and OthersP99 are the medians of their p50s and p99s.
 	OthersP50, OthersP99 time.Duration
+	// With By P99: Bar is SlowFactor × OthersP99, and Share and OthersShare the shares of its
+	// calls and of the others' (pooled) above it.
+	Bar                time.Duration
+	Share, OthersShare float64
 	// OthersRTT and OthersTime are the medians of their RTT p50s and DataNode times, over those
 	// with network figures; OthersHaveRTT is false when none has any.
 	OthersRTT, OthersTime time.Duration
@@ -69,27 +99,39 @@ type Slow struct {
 }
 
 // Judge compares each DataNode with at least MinCalls calls against the median of the other such
-// DataNodes: it is slow when its p99 is more than SlowFactor times their median p99. Fewer than
-// two judged DataNodes give no verdict (Judged says how many there were). opts must be valid.
+// DataNodes: it is slow when its p50 is more than SlowFactor times their median p50, or its p99
+// more than SlowFactor times their median p99 (the bar) and the share of its calls above the bar
+// clearly larger than theirs (tailShares), by at least MinExcess either way. Fewer than two judged
+// DataNodes give no verdict (Judged says how many there were). opts must be valid.
 func Judge(dns []DataNode, opts Options) Verdict {
+	v := Verdict{Options: opts}
 	var judged []DataNode
 	for _, d := range dns {
 		if d.Calls >= opts.MinCalls {
 			judged = append(judged, d)
 		}
 	}
-	v := Verdict{Judged: len(judged), MinCalls: opts.MinCalls, SlowFactor: opts.SlowFactor}
+	v.Judged = len(judged)
 	if len(judged) < 2 {
 		return v
 	}
 	for i, d := range judged {
 		others := slices.Concat(judged[:i], judged[i+1:])
-		p99 := median(others, func(o DataNode) time.Duration { return o.P99 })
-		if p99 <= 0 || float64(d.P99) <= opts.SlowFactor*float64(p99) {
+		s := Slow{DataNode: d, Others: len(others),
+			OthersP50: median(others, func(o DataNode) time.Duration { return o.P50 }),
+			OthersP99: median(others, func(o DataNode) time.Duration { return o.P99 })}
+		if opts.exceeds(d.P50, s.OthersP50) {
+			s.By = P50
+		} else if opts.exceeds(d.P99, s.OthersP99) {
+			var tail bool
+			s.Bar = time.Duration(opts.SlowFactor * float64(s.OthersP99))
+			if s.Share, s.OthersShare, tail = tailShares(d, others, s.Bar); !tail {
+				continue
+			}
+			s.By = P99
+		} else {
 			continue
 		}
-		s := Slow{DataNode: d, Others: len(others), OthersP99: p99,
-			OthersP50: median(others, func(o DataNode) time.Duration { return o.P50 })}
 		var withRTT []DataNode
 		for _, o := range others {
 			if o.HasRTT {
@@ -104,6 +146,12 @@ func Judge(dns []DataNode, opts Options) Verdict {
 		v.Slow = append(v.Slow, s)
 	}
 	return v
+}
+
+// exceeds reports whether a DataNode's percentile p is slow against the others' median m: more
+// than SlowFactor times it, and above it by at least MinExcess.
+func (o Options) exceeds(p, m time.Duration) bool {
+	return m > 0 && float64(p) > o.SlowFactor*float64(m) && p-m >= o.MinExcess
 }
 
 // median is the median of f over dns (the mean of the middle two for an even count); dns is not
@@ -121,12 +169,32 @@ func median(dns []DataNode, f func(DataNode) time.Duration) time.Duration {
 	return xs[n/2-1] + (xs[n/2]-xs[n/2-1])/2
 }
 
-// Line is the verdict's line for the DataNode, in exactly this form:
+// Line is the verdict's line for the DataNode, in exactly this form, the percentile that made it
+// slow first and the other in brackets:
 //
-//	SLOW DATANODE 6c0e… (10.0.0.12:9859): p99 12.3 ms vs 2.1 ms for the other 2
+//	SLOW DATANODE 6c0e… (10.0.0.12:9859): p50 44.7 ms vs 9.05 ms for the other 2 (p99 71.7 vs 40.8)
+//	SLOW DATANODE 6c0e… (10.0.0.12:9859): p99 52.9 ms vs 7.35 ms for the other 2 (p50 1.31 vs 1.23; 3.1% of its calls above 14.7 ms, 0.2% of theirs)
 func (s Slow) Line() string {
-	return fmt.Sprintf("SLOW DATANODE %s: p99 %s ms vs %s ms for the other %d",
-		s.DataNode.Name(), Millis(s.DataNode.P99), Millis(s.OthersP99), s.Others)
+	d := s.DataNode
+	by, mine, theirs, other, otherMine, otherTheirs := P50, d.P50, s.OthersP50, P99, d.P99, s.OthersP99
+	if s.By == P99 {
+		by, mine, theirs, other, otherMine, otherTheirs = P99, d.P99, s.OthersP99, P50, d.P50, s.OthersP50
+	}
+	tail := ""
+	if s.By == P99 {
+		tail = fmt.Sprintf("; %s of its calls above %s ms, %s of theirs", percent(s.Share), Millis(s.Bar), percent(s.OthersShare))
+	}
+	return fmt.Sprintf("SLOW DATANODE %s: %s %s ms vs %s ms for the other %d (%s %s vs %s%s)",
+		d.Name(), by, Millis(mine), Millis(theirs), s.Others, other, Millis(otherMine), Millis(otherTheirs), tail)
+}
+
+// percent formats a share as a percentage: whole from 10% ("12%"), else two significant digits
+// ("3.1%", "0.25%", "0%").
+func percent(f float64) string {
+	if v := 100 * f; v >= 10 {
+		return strconv.FormatFloat(v, 'f', 0, 64) + "%"
+	}
+	return strconv.FormatFloat(100*f, 'g', 2, 64) + "%"
 }
 
 // tailShare is the least part of a slow DataNode's p99 excess that the larger of its two p50
@@ -139,7 +207,8 @@ const tailShare = 0.1
 
 // Cause says whether the DataNode's network RTT or its DataNode time is what is high: the one
 // whose excess over the others' median is larger. When neither is above the others', or the
-// larger is under tailShare of the p99 excess, only its tail is slow.
+// larger is under tailShare of the excess of the percentile that made it slow, only its tail is
+// slow.
 func (s Slow) Cause() string {
 	d := s.DataNode
 	if !d.HasRTT || !s.OthersHaveRTT {
@@ -152,7 +221,7 @@ func (s Slow) Cause() string {
 	switch {
 	case rttExcess <= 0 && timeExcess <= 0:
 		return "  only its tail is slow: neither its network RTT nor its DataNode time is above the others' (" + figures + ")"
-	case float64(max(rttExcess, timeExcess)) < tailShare*float64(d.P99-s.OthersP99):
+	case float64(max(rttExcess, timeExcess)) < tailShare*float64(s.excess()):
 		return "  only its tail is slow: its network RTT and DataNode time at p50 are near the others' (" + figures + ")"
 	case rttExcess >= timeExcess:
 		return "  its network RTT is what is high: " + figures
@@ -160,17 +229,26 @@ func (s Slow) Cause() string {
 	return "  its DataNode time is what is high: " + figures
 }
 
+// excess is how far the percentile that made the DataNode slow is above the others' median.
+func (s Slow) excess() time.Duration {
+	if s.By == P50 {
+		return s.DataNode.P50 - s.OthersP50
+	}
+	return s.DataNode.P99 - s.OthersP99
+}
+
 // Lines are the verdict as the reports show it: for each slow DataNode its Line and Cause; else
 // one line saying that none is slow, or that fewer than two DataNodes had enough calls to be
 // compared.
 func (v Verdict) Lines() []string {
-	if v.Judged < 2 {
+	o := v.Options
+	switch {
+	case v.Judged < 2:
 		return []string{fmt.Sprintf("No slow-DataNode verdict: it needs two DataNodes with at least %d calls, there were %d "+
-			"(target all spreads the calls over every DataNode)", v.MinCalls, v.Judged)}
-	}
-	if len(v.Slow) == 0 {
-		return []string{fmt.Sprintf("No slow DataNode: the p99 of each of the %d DataNodes with at least %d calls is within %s× the others' median",
-			v.Judged, v.MinCalls, strconv.FormatFloat(v.SlowFactor, 'g', -1, 64))}
+			"(target all spreads the calls over every DataNode)", o.MinCalls, v.Judged)}
+	case len(v.Slow) == 0:
+		return []string{fmt.Sprintf("No slow DataNode: the p50 and p99 of each of the %d DataNodes with at least %d calls are within %s× the others' median or less than %s ms above it",
+			v.Judged, o.MinCalls, strconv.FormatFloat(o.SlowFactor, 'g', -1, 64), Millis(o.MinExcess))}
 	}
 	var out []string
 	for _, s := range v.Slow {

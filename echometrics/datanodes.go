@@ -28,6 +28,7 @@ func DataNodes(snap *ingest.Snapshot, addrs map[string]string) []dnstats.DataNod
 		if t, ok := sink.(*metrics.TrendSink); ok && t.Count() > 0 {
 			d := get(uuid)
 			d.Calls, d.P50, d.P99 = t.Count(), millis(t.Percentile(50)), millis(t.Percentile(99))
+			d.Latencies = dnstats.Ranked(t.Count(), t.Rank, time.Millisecond)
 		}
 	})
 	if len(byUUID) == 0 {

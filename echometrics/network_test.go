@@ -81,7 +81,12 @@ func TestDataNodes(t *testing.T) {
 	if len(got) != len(want) {
 		t.Fatalf("got %+v", got)
 	}
+	// Their latencies, for the verdict's tail test: b's 0.1 to 10 ms, half above 5 ms.
+	if got[0].Latencies == nil || got[0].Latencies.Above(time.Millisecond) != 100 || got[1].Latencies.Above(5*time.Millisecond) != 50 {
+		t.Errorf("latencies of a and b not those of their calls")
+	}
 	for i := range want {
+		got[i].Latencies = nil
 		if got[i] != want[i] {
 			t.Errorf("DataNode %d: got %+v\nwant %+v", i, got[i], want[i])
 		}

@@ -20,6 +20,8 @@ type GroupStats struct {
 	// Exact is false when the group recorded more than groupExactCap latencies, so that its
 	// percentiles come from an HDR histogram (3 significant digits).
 	Exact bool
+	// Latencies are the group's latencies (ns), for readers that need more than Median and P99.
+	Latencies *quantile.Union
 }
 
 // groupExactCap is how many latencies a group keeps exactly over all workers (8 bytes each, so
@@ -87,7 +89,7 @@ func mergeGroups(recs []*recorder) []GroupStats {
 			Group: name, Count: u.Count(), Failures: failures[name],
 			Median: uniformQuantile(0.5, u.Count(), u.Rank),
 			P99:    uniformQuantile(0.99, u.Count(), u.Rank),
-			Max:    int64(u.Max()), Exact: u.Exact(),
+			Max:    int64(u.Max()), Exact: u.Exact(), Latencies: u,
 		})
 	}
 	slices.SortFunc(out, func(a, b GroupStats) int { return strings.Compare(a.Group, b.Group) })

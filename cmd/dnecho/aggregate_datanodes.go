@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/dnecho/dnecho/dnstats"
 	"github.com/dnecho/dnecho/echometrics"
 	"github.com/dnecho/dnecho/engine/aggregate"
@@ -11,9 +9,8 @@ import (
 )
 
 // aggregateSlowFactorUsage is the help of `dnecho aggregate --slow-factor`.
-var aggregateSlowFactorUsage = fmt.Sprintf("name a DataNode slow in the whole test's summary (and count it in dnecho_slow_datanodes)\n"+
-	"when its p99 over every instance's calls is more than this many times the median p99 of the other\n"+
-	"DataNodes, each with at least %d calls (also %s)", dnstats.DefaultMinCalls, envSlowFactor)
+var aggregateSlowFactorUsage = "name a DataNode slow in the whole test's summary (and count it in dnecho_slow_datanodes),\n" +
+	"judged over every instance's calls, when " + dnstats.RuleHelp + " (also " + envSlowFactor + ")"
 
 // aggregateDataNodes is `dnecho run`'s per-DataNode verdict on a distributed test: the same
 // block, verdict and dnecho_slow_datanodes gauge, over every instance's samples merged. The

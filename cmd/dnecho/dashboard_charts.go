@@ -25,6 +25,9 @@ func dashboardCharts(opts dnstats.Options, addrs func() map[string]string) outpu
 		for i, s := range servers {
 			dns[i] = dnstats.DataNode{UUID: s.Name, Addr: known[s.Name], Calls: s.Calls, P50: millis(s.P50), P99: millis(s.P99),
 				RTT: millis(s.Network), HasRTT: s.HasNetwork, Retransmits: uint64(s.Retransmits)}
+			if s.Rank != nil {
+				dns[i].Latencies = dnstats.Ranked(s.Calls, s.Rank, time.Millisecond)
+			}
 		}
 		return dnstats.Judge(dns, opts).Lines()
 	}

@@ -152,8 +152,7 @@ func (f *dnEchoFlags) addFlags(cmd *cobra.Command) {
 	fl.StringArrayVar(&f.tags, "tag", nil, "Run tag NAME=VALUE added to every -o sample, as `dnecho run --tag` does (repeatable;\n"+
 		"default K6_TAGS=NAME:VALUE,..., k6's form)")
 	fl.BoolVar(&f.failOnLoss, "fail-on-output-loss", false, "Exit 111 when an output dropped samples (by default it is only reported)")
-	fl.Float64Var(&f.slow.SlowFactor, "slow-factor", f.slow.SlowFactor, fmt.Sprintf("Name a DataNode slow after the report when its p99 is more than this many times the median p99\n"+
-		"of the other DataNodes (each with at least %d calls; docs/slow-datanode.md)", dnstats.DefaultMinCalls))
+	fl.Float64Var(&f.slow.SlowFactor, "slow-factor", f.slow.SlowFactor, "Name a DataNode slow after the report when "+dnstats.RuleHelp)
 	sf.add(echo.FieldUser, "user", "", "name", "", "Hadoop RPC user name (default $HADOOP_USER_NAME or the OS user)")
 	sf.addKerberos()
 }

@@ -66,7 +66,8 @@ func (d *freonDataNodes) text(res *freon.Result) string {
 func (d *freonDataNodes) dataNodes(res *freon.Result) []dnstats.DataNode {
 	var dns []dnstats.DataNode
 	for _, g := range res.Groups {
-		dn := dnstats.DataNode{UUID: g.Group, Calls: g.Count, P50: time.Duration(g.Median), P99: time.Duration(g.P99)}
+		dn := dnstats.DataNode{UUID: g.Group, Calls: g.Count, P50: time.Duration(g.Median), P99: time.Duration(g.P99),
+			Latencies: dnstats.Ranked(g.Count, g.Latencies.Rank, time.Nanosecond)}
 		if a, ok := d.addrs.Load(g.Group); ok {
 			dn.Addr = a.(string)
 		}

@@ -128,8 +128,8 @@ and stops it at the end.`,
 	fl.BoolVar(&f.failOnOutputLoss, "fail-on-output-loss", false, "exit with code 111 when an output dropped samples (also "+envFailOnOutputLoss+"=true)")
 	fl.BoolVar(&f.vuMemoryCheck, "vu-memory-check", true, "refuse (exit 104) more VUs than the memory limit (GOMEMLIMIT, cgroup) or the free memory holds at ~"+
 		vumemory.Size(vumemory.PerVU)+" per VU; false starts anyway (also "+envVUMemoryCheck+"=false)")
-	fl.Float64Var(&f.slowFactor, "slow-factor", dnstats.DefaultSlowFactor, fmt.Sprintf("name a DataNode slow in the summary (and count it in dnecho_slow_datanodes) when its p99 is more than\n"+
-		"this many times the median p99 of the other DataNodes, each with at least %d calls (also %s)", dnstats.DefaultMinCalls, envSlowFactor))
+	fl.Float64Var(&f.slowFactor, "slow-factor", dnstats.DefaultSlowFactor, "name a DataNode slow in the summary (and count it in dnecho_slow_datanodes) when\n"+
+		dnstats.RuleHelp+" (also "+envSlowFactor+")")
 	fl.StringVar(&f.summaryExport, "summary-export", "", "write the end-of-test summary as JSON to FILE")
 	fl.StringVar(&f.summaryMode, "summary-mode", options.DefaultSummaryMode, "end-of-test summary: compact, full or disabled")
 	fl.StringVar(&f.summaryTrendStats, "summary-trend-stats", "", "trend stats in the summary, e.g. avg,min,med,max,p(90),p(99),count")

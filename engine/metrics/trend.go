@@ -98,6 +98,11 @@ func (t *TrendSink) Clamped() int64 { return t.store().Clamped() }
 // Exact reports whether percentiles are still computed from every value (as k6 does).
 func (t *TrendSink) Exact() bool { return t.store().Exact() }
 
+// Rank returns the r-th smallest value (1-based, clamped to 1..Count), exact while the values are
+// kept, a histogram bucket's midpoint afterwards; 0 when empty. On a sink that is not a Clone it
+// may sort the retained values, so it needs the same exclusive access as Add.
+func (t *TrendSink) Rank(r int64) float64 { return t.store().Rank(r) }
+
 // Percentile returns p(N) with k6's definition: position (N/100)·(n−1) in the sorted values,
 // linearly interpolated between the two neighbours. N is clamped to [0, 100]; an empty sink gives
 // 0. On a sink that is not a Clone it may sort the retained values, so it needs the same exclusive

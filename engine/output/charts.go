@@ -25,9 +25,12 @@ type Charts struct {
 // Server is one Breakdown value's figures over the whole test so far, as the dashboard gives
 // them to Charts.Judge. Times are in ms.
 type Server struct {
-	Name        string // the Breakdown value
-	Calls       int64  // Latency samples
-	P50, P99    float64
+	Name     string // the Breakdown value
+	Calls    int64  // Latency samples
+	P50, P99 float64
+	// Rank is the r-th smallest Latency sample (1-based, 1..Calls), for a judge that needs
+	// more than P50 and P99; valid during the Judge call only.
+	Rank        func(r int64) float64
 	Network     float64 // p50 of Network; HasNetwork is false without a sample
 	HasNetwork  bool
 	Retransmits float64

@@ -94,7 +94,7 @@ func (c *collector) serverTable() ([]ServerRow, []string) {
 		f := output.Server{Name: k, Calls: s.latency.Count(), Retransmits: s.retransmits}
 		row := ServerRow{Name: k, Label: c.label(k), Calls: f.Calls, Retransmits: f.Retransmits}
 		if f.Calls > 0 {
-			f.P50, f.P99 = s.latency.Percentile(50), s.latency.Percentile(99)
+			f.P50, f.P99, f.Rank = s.latency.Percentile(50), s.latency.Percentile(99), s.latency.Rank
 			row.P50, row.P99 = ptr(f.P50), ptr(f.P99)
 		}
 		if s.network.Count() > 0 {
