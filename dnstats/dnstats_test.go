@@ -60,18 +60,47 @@ func TestBlock(t *testing.T) {
 		t.Error("a block without DataNodes")
 	}
 	got := Block([]DataNode{
-		{UUID: "6c0e5a1b", Addr: "10.0.0.12:9859", Calls: 1500, P50: 1200 * time.Microsecond, P99: 12300 * time.Microsecond,
+		{UUID: "6c0e5a1b", Addr: "10.0.0.12:9859", Attempts: 1500, Failed: 20, P50: 1200 * time.Microsecond, P99: 12300 * time.Microsecond,
 			RTT: 200 * time.Microsecond, HasRTT: true, Retransmits: 3},
-		{UUID: "77aa0000", Calls: 20, P50: 900 * time.Microsecond, P99: 2 * time.Millisecond},
+		{UUID: "77aa0000", Attempts: 20, P50: 900 * time.Microsecond, P99: 2 * time.Millisecond},
 	})
 	want := []string{
 		BlockTitle,
-		"  datanode  address         calls  p50   p99  RTT p50  DataNode time  retransmits",
-		"  6c0e…     10.0.0.12:9859   1500  1.2  12.3      0.2              1            3",
-		"  77aa0000  -                  20  0.9     2        -              -            0",
+		"  datanode  address         attempts  failed  p50   p99  RTT p50  DataNode time  retransmits",
+		"  6c0e…     10.0.0.12:9859      1500      20  1.2  12.3      0.2              1            3",
+		"  77aa0000  -                     20       0  0.9     2        -              -            0",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("block\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A run of several modes has a row per DataNode and mode, under the mode's address, and a mode
+// column; a run of one mode has neither (Rows drops it).
+func TestRowsByMode(t *testing.T) {
+	mixed := Rows([]DataNode{
+		{UUID: "6c0e5a1b", Addr: "10.0.0.12:9858", Mode: "ratis-write", Attempts: 400, P50: 3 * time.Millisecond, P99: 9 * time.Millisecond},
+		{UUID: "6c0e5a1b", Addr: "10.0.0.12:9859", Mode: "grpc", Attempts: 1000, P50: 200 * time.Microsecond, P99: time.Millisecond},
+		{UUID: "11aa0000", Mode: "grpc", Attempts: 1000, P50: 210 * time.Microsecond, P99: time.Millisecond},
+	})
+	want := []string{
+		"  datanode  mode         address         attempts  failed   p50  p99  RTT p50  DataNode time  retransmits",
+		"  11aa0000  grpc         -                   1000       0  0.21    1        -              -            0",
+		"  6c0e…     grpc         10.0.0.12:9859      1000       0   0.2    1        -              -            0",
+		"  6c0e…     ratis-write  10.0.0.12:9858       400       0     3    9        -              -            0",
+	}
+	if got := Table(mixed); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("table\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if got := mixed[2].Name(); got != "6c0e… (10.0.0.12:9858, ratis-write)" {
+		t.Errorf("Name %q", got)
+	}
+	if got := mixed[0].Name(); got != "11aa0000 (grpc)" {
+		t.Errorf("Name without an address %q", got)
+	}
+	one := Rows([]DataNode{{UUID: "b", Mode: "grpc"}, {UUID: "a", Mode: "grpc"}})
+	if one[0].UUID != "a" || one[0].Mode != "" || one[1].Mode != "" {
+		t.Errorf("rows of one mode %+v", one)
 	}
 }
 
@@ -87,10 +116,10 @@ func TestNetworkFill(t *testing.T) {
 		{DataNode: a, RTT: 300 * time.Microsecond, Retransmits: 1, Conns: 2},
 		{DataNode: b, RTT: 0, Retransmits: 2, Conns: 0},
 	})
-	got := n.Fill([]DataNode{{UUID: "b", Calls: 5}, {UUID: "a", Calls: 7}})
+	got := n.Fill([]DataNode{{UUID: "b", Attempts: 5}, {UUID: "a", Attempts: 7}})
 	want := []DataNode{
-		{UUID: "b", Addr: "h2:1", Calls: 5, RTT: 5 * time.Millisecond, HasRTT: true, Retransmits: 2},
-		{UUID: "a", Addr: "h1:1", Calls: 7, RTT: 200 * time.Microsecond, HasRTT: true, Retransmits: 1},
+		{UUID: "b", Addr: "h2:1", Attempts: 5, RTT: 5 * time.Millisecond, HasRTT: true, Retransmits: 2},
+		{UUID: "a", Addr: "h1:1", Attempts: 7, RTT: 200 * time.Microsecond, HasRTT: true, Retransmits: 1},
 		{UUID: "z", Addr: "h3:1"},
 	}
 	if len(got) != len(want) {

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Latencies are a DataNode's call latencies as the verdict's tail test reads them.
+// Latencies are a DataNode's attempt latencies as the verdict's tail test reads them.
 type Latencies interface {
 	// Above counts the latencies above d.
 	Above(d time.Duration) int64
@@ -31,26 +31,26 @@ func (r ranked) Above(d time.Duration) int64 {
 	return r.n - int64(atMost)
 }
 
-// tailZ is how many standard errors the share of a DataNode's calls above the bar must exceed
+// tailZ is how many standard errors the share of a DataNode's attempts above the bar must exceed
 // the others' share by for its p99 to make it slow (docs/slow-datanode.md): a p99 rests on the
-// slowest 1% of the calls, few enough that a handful of stalls of a loaded client moves it across
-// the bar on one DataNode and not on another.
+// slowest 1% of the attempts, few enough that a handful of stalls of a loaded client moves it
+// across the bar on one DataNode and not on another.
 const tailZ = 3.0
 
-// tailShares returns the share of d's calls above bar and the others' (pooled), and whether d's is
+// tailShares returns the share of d's attempts above bar and the others' (pooled), and whether d's is
 // larger by at least tailZ standard errors (a two-proportion z-test). Without latencies for every
 // DataNode it says no.
 func tailShares(d DataNode, others []DataNode, bar time.Duration) (mine, theirs float64, slow bool) {
-	if d.Latencies == nil || d.Calls == 0 {
+	if d.Latencies == nil || d.Attempts == 0 {
 		return 0, 0, false
 	}
-	aD, nD := d.Latencies.Above(bar), d.Calls
+	aD, nD := d.Latencies.Above(bar), d.Attempts
 	var aO, nO int64
 	for _, o := range others {
 		if o.Latencies == nil {
 			return 0, 0, false
 		}
-		aO, nO = aO+o.Latencies.Above(bar), nO+o.Calls
+		aO, nO = aO+o.Latencies.Above(bar), nO+o.Attempts
 	}
 	if nO == 0 {
 		return 0, 0, false

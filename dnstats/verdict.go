@@ -10,9 +10,9 @@ import (
 
 // Verdict defaults (docs/slow-datanode.md).
 const (
-	// DefaultMinCalls is how many calls a DataNode needs to be judged or to count among the
-	// others: below it a p99 is one or two calls' worth of luck.
-	DefaultMinCalls = 100
+	// DefaultMinAttempts is how many attempts a DataNode needs to be judged or to count among the
+	// others: below it a p99 is one or two attempts' worth of luck.
+	DefaultMinAttempts = 100
 	// DefaultSlowFactor is how many times the others' median p50 (or p99) a DataNode's p50 (or
 	// p99) must exceed to be named slow.
 	DefaultSlowFactor = 2.0
@@ -25,13 +25,13 @@ const (
 // RuleHelp is the rule in the words of the --slow-factor help, after "when": the factor is
 // "this many times".
 var RuleHelp = fmt.Sprintf("its p50 or its p99 is more than this many times the others' median of the same\n"+
-	"percentile (DataNodes with at least %d calls each) and %s ms or more above it; a p99 also needs more of\n"+
-	"its calls above that bar than the others' (docs/slow-datanode.md)", DefaultMinCalls, Millis(DefaultMinExcess))
+	"percentile (DataNodes with at least %d attempts each) and %s ms or more above it; a p99 also needs more of\n"+
+	"its attempts above that bar than the others' (docs/slow-datanode.md)", DefaultMinAttempts, Millis(DefaultMinExcess))
 
 // Options are the verdict's parameters. Start from DefaultOptions.
 type Options struct {
-	// MinCalls is the fewest calls a DataNode needs to take part in the verdict.
-	MinCalls int64
+	// MinAttempts is the fewest attempts a DataNode needs to take part in the verdict.
+	MinAttempts int64
 	// SlowFactor: a DataNode is slow when its p50 or its p99 is more than SlowFactor × the
 	// median of the same percentile over the other judged DataNodes.
 	SlowFactor float64
@@ -40,9 +40,9 @@ type Options struct {
 	MinExcess time.Duration
 }
 
-// DefaultOptions returns DefaultMinCalls, DefaultSlowFactor and DefaultMinExcess.
+// DefaultOptions returns DefaultMinAttempts, DefaultSlowFactor and DefaultMinExcess.
 func DefaultOptions() Options {
-	return Options{MinCalls: DefaultMinCalls, SlowFactor: DefaultSlowFactor, MinExcess: DefaultMinExcess}
+	return Options{MinAttempts: DefaultMinAttempts, SlowFactor: DefaultSlowFactor, MinExcess: DefaultMinExcess}
 }
 
 // Validate checks the options; the error names the field and the allowed values.
@@ -50,8 +50,8 @@ func (o Options) Validate() error {
 	if !(o.SlowFactor > 1) || math.IsInf(o.SlowFactor, 0) { // also rejects NaN
 		return errorf("SlowFactor %v: want a number above 1 (a DataNode is slow when its p50 or p99 is more than this many times the others')", o.SlowFactor)
 	}
-	if o.MinCalls < 1 {
-		return errorf("MinCalls %d: want 1 or more", o.MinCalls)
+	if o.MinAttempts < 1 {
+		return errorf("MinAttempts %d: want 1 or more", o.MinAttempts)
 	}
 	if o.MinExcess < 0 {
 		return errorf("MinExcess %s: want 0 or more", o.MinExcess)
@@ -61,8 +61,9 @@ func (o Options) Validate() error {
 
 // Verdict is the outcome of Judge.
 type Verdict struct {
-	// Judged counts the DataNodes with at least MinCalls calls.
-	Judged int
+	// Judged counts the DataNodes (rows) with at least MinAttempts attempts, Compared those of
+	// them with another of their mode to be compared with.
+	Judged, Compared int
 	// Slow lists the slow DataNodes in the order they were given.
 	Slow []Slow
 	// Options are those the verdict was made with, for Lines.
@@ -89,7 +90,7 @@ type Slow struct {
 	// OthersP50 and OthersP99 are the medians of their p50s and p99s.
 	OthersP50, OthersP99 time.Duration
 	// With By P99: Bar is SlowFactor × OthersP99, and Share and OthersShare the shares of its
-	// calls and of the others' (pooled) above it.
+	// attempts and of the others' (pooled) above it.
 	Bar                time.Duration
 	Share, OthersShare float64
 	// OthersRTT and OthersTime are the medians of their RTT p50s and DataNode times, over those
@@ -98,23 +99,39 @@ type Slow struct {
 	OthersHaveRTT         bool
 }
 
-// Judge compares each DataNode with at least MinCalls calls against the median of the other such
-// DataNodes: it is slow when its p50 is more than SlowFactor times their median p50, or its p99
-// more than SlowFactor times their median p99 (the bar) and the share of its calls above the bar
-// clearly larger than theirs (tailShares), by at least MinExcess either way. Fewer than two judged
-// DataNodes give no verdict (Judged says how many there were). opts must be valid.
+// Judge compares each DataNode with at least MinAttempts attempts against the median of the
+// other such DataNodes of its mode (a row's DataNode.Mode: a gRPC echo and a Raft write are not
+// alike): it is slow when its p50 is more than SlowFactor times their median p50, or its p99 more
+// than SlowFactor times their median p99 (the bar) and the share of its attempts above the bar
+// clearly larger than theirs (tailShares), by at least MinExcess either way. A mode with fewer
+// than two judged DataNodes gives no verdict (Judged says how many there were in all). opts must
+// be valid.
 func Judge(dns []DataNode, opts Options) Verdict {
 	v := Verdict{Options: opts}
-	var judged []DataNode
+	byMode := map[string][]DataNode{}
+	var modes []string
 	for _, d := range dns {
-		if d.Calls >= opts.MinCalls {
-			judged = append(judged, d)
+		if d.Attempts < opts.MinAttempts {
+			continue
+		}
+		if _, ok := byMode[d.Mode]; !ok {
+			modes = append(modes, d.Mode)
+		}
+		byMode[d.Mode] = append(byMode[d.Mode], d)
+		v.Judged++
+	}
+	for _, m := range modes {
+		if judged := byMode[m]; len(judged) >= 2 {
+			v.Compared += len(judged)
+			v.Slow = append(v.Slow, judge(judged, opts)...)
 		}
 	}
-	v.Judged = len(judged)
-	if len(judged) < 2 {
-		return v
-	}
+	return v
+}
+
+// judge compares the judged DataNodes of one mode with each other.
+func judge(judged []DataNode, opts Options) []Slow {
+	var slow []Slow
 	for i, d := range judged {
 		others := slices.Concat(judged[:i], judged[i+1:])
 		s := Slow{DataNode: d, Others: len(others),
@@ -143,9 +160,9 @@ func Judge(dns []DataNode, opts Options) Verdict {
 			s.OthersRTT = median(withRTT, func(o DataNode) time.Duration { return o.RTT })
 			s.OthersTime = median(withRTT, DataNode.DataNodeTime)
 		}
-		v.Slow = append(v.Slow, s)
+		slow = append(slow, s)
 	}
-	return v
+	return slow
 }
 
 // exceeds reports whether a DataNode's percentile p is slow against the others' median m: more
@@ -173,7 +190,7 @@ func median(dns []DataNode, f func(DataNode) time.Duration) time.Duration {
 // slow first and the other in brackets:
 //
 //	SLOW DATANODE 6c0e… (10.0.0.12:9859): p50 44.7 ms vs 9.05 ms for the other 2 (p99 71.7 vs 40.8)
-//	SLOW DATANODE 6c0e… (10.0.0.12:9859): p99 52.9 ms vs 7.35 ms for the other 2 (p50 1.31 vs 1.23; 3.1% of its calls above 14.7 ms, 0.2% of theirs)
+//	SLOW DATANODE 6c0e… (10.0.0.12:9859): p99 52.9 ms vs 7.35 ms for the other 2 (p50 1.31 vs 1.23; 3.1% of its attempts above 14.7 ms, 0.2% of theirs)
 func (s Slow) Line() string {
 	d := s.DataNode
 	by, mine, theirs, other, otherMine, otherTheirs := P50, d.P50, s.OthersP50, P99, d.P99, s.OthersP99
@@ -182,7 +199,7 @@ func (s Slow) Line() string {
 	}
 	tail := ""
 	if s.By == P99 {
-		tail = fmt.Sprintf("; %s of its calls above %s ms, %s of theirs", percent(s.Share), Millis(s.Bar), percent(s.OthersShare))
+		tail = fmt.Sprintf("; %s of its attempts above %s ms, %s of theirs", percent(s.Share), Millis(s.Bar), percent(s.OthersShare))
 	}
 	return fmt.Sprintf("SLOW DATANODE %s: %s %s ms vs %s ms for the other %d (%s %s vs %s%s)",
 		d.Name(), by, Millis(mine), Millis(theirs), s.Others, other, Millis(otherMine), Millis(otherTheirs), tail)
@@ -238,17 +255,17 @@ func (s Slow) excess() time.Duration {
 }
 
 // Lines are the verdict as the reports show it: for each slow DataNode its Line and Cause; else
-// one line saying that none is slow, or that fewer than two DataNodes had enough calls to be
+// one line saying that none is slow, or that fewer than two DataNodes had enough attempts to be
 // compared.
 func (v Verdict) Lines() []string {
 	o := v.Options
 	switch {
-	case v.Judged < 2:
-		return []string{fmt.Sprintf("No slow-DataNode verdict: it needs two DataNodes with at least %d calls, there were %d "+
-			"(target all spreads the calls over every DataNode)", o.MinCalls, v.Judged)}
+	case v.Compared == 0:
+		return []string{fmt.Sprintf("No slow-DataNode verdict: it needs two DataNodes with at least %d attempts, there were %d "+
+			"(target all spreads the calls over every DataNode)", o.MinAttempts, v.Judged)}
 	case len(v.Slow) == 0:
-		return []string{fmt.Sprintf("No slow DataNode: the p50 and p99 of each of the %d DataNodes with at least %d calls are within %s× the others' median or less than %s ms above it",
-			v.Judged, o.MinCalls, strconv.FormatFloat(o.SlowFactor, 'g', -1, 64), Millis(o.MinExcess))}
+		return []string{fmt.Sprintf("No slow DataNode: the p50 and p99 of each of the %d DataNodes with at least %d attempts are within %s× the others' median or less than %s ms above it",
+			v.Compared, o.MinAttempts, strconv.FormatFloat(o.SlowFactor, 'g', -1, 64), Millis(o.MinExcess))}
 	}
 	var out []string
 	for _, s := range v.Slow {

@@ -14,7 +14,13 @@ const (
 
 // dn is a DataNode known by its percentiles only: its p99 alone cannot make it slow.
 func dn(uuid string, calls int64, p50, p99, rtt time.Duration) DataNode {
-	return DataNode{UUID: uuid, Addr: "10.0.0." + uuid[:1] + ":9859", Calls: calls, P50: p50, P99: p99, RTT: rtt, HasRTT: rtt > 0}
+	return DataNode{UUID: uuid, Addr: "10.0.0." + uuid[:1] + ":9859", Attempts: calls, P50: p50, P99: p99, RTT: rtt, HasRTT: rtt > 0}
+}
+
+// ofMode is d as a row of mode.
+func ofMode(d DataNode, mode string) DataNode {
+	d.Mode = mode
+	return d
 }
 
 // tailDN is a DataNode of calls calls that took base, but for slow of them that took late; its
@@ -68,9 +74,9 @@ func TestJudge(t *testing.T) {
 		},
 		{
 			name: "aggregate under load",
-			dns: []DataNode{DataNode{UUID: "ce8bd341-ab64", Calls: 1000, P50: 64300 * us, P99: 135 * ms},
-				DataNode{UUID: "1aaaaaaa-0000", Calls: 1000, P50: 26300 * us, P99: 96 * ms},
-				DataNode{UUID: "2bbbbbbb-0000", Calls: 1000, P50: 26700 * us, P99: 107 * ms}},
+			dns: []DataNode{DataNode{UUID: "ce8bd341-ab64", Attempts: 1000, P50: 64300 * us, P99: 135 * ms},
+				DataNode{UUID: "1aaaaaaa-0000", Attempts: 1000, P50: 26300 * us, P99: 96 * ms},
+				DataNode{UUID: "2bbbbbbb-0000", Attempts: 1000, P50: 26700 * us, P99: 107 * ms}},
 			opts: DefaultOptions(), judged: 3,
 			slow: []string{"SLOW DATANODE ce8bd341-ab64: p50 64.3 ms vs 26.5 ms for the other 2 (p99 135 vs 102)"},
 		},
@@ -97,7 +103,7 @@ func TestJudge(t *testing.T) {
 			name: "the floor set to zero names the sub-millisecond one",
 			dns: []DataNode{dn("1aaaaa", 1000, 100*us, 400*us, 0), dn("2bbbbb", 1000, 300*us, 900*us, 0),
 				dn("3ccccc", 1000, 100*us, 350*us, 0)},
-			opts: Options{MinCalls: 100, SlowFactor: 2}, judged: 3,
+			opts: Options{MinAttempts: 100, SlowFactor: 2}, judged: 3,
 			slow: []string{"SLOW DATANODE 2bbb… (10.0.0.2:9859): p50 0.3 ms vs 0.1 ms for the other 2 (p99 0.9 vs 0.375)"},
 		},
 		{
@@ -126,7 +132,7 @@ func TestJudge(t *testing.T) {
 			dns: []DataNode{tailDN("1aaaaa", 1000, 1*ms, 5, 2*ms, ms/10), tailDN("2bbbbb", 1000, 1*ms, 30, 30*ms, ms/10),
 				tailDN("3ccccc", 1000, 1*ms, 5, 2*ms, ms/10)},
 			opts: DefaultOptions(), judged: 3,
-			slow:   []string{"SLOW DATANODE 2bbb… (10.0.0.2:9859): p99 30 ms vs 1 ms for the other 2 (p50 1 vs 1; 3% of its calls above 2 ms, 0% of theirs)"},
+			slow:   []string{"SLOW DATANODE 2bbb… (10.0.0.2:9859): p99 30 ms vs 1 ms for the other 2 (p50 1 vs 1; 3% of its attempts above 2 ms, 0% of theirs)"},
 			causes: []string{"only its tail is slow"},
 		},
 		{
@@ -156,7 +162,7 @@ func TestJudge(t *testing.T) {
 				tailDN("2bbbbb", 900, 1314*us, 27, 52900*us, 1080*us),
 				tailDN("3ccccc", 900, 1234*us, 5, 7350*us, 556*us)},
 			opts: DefaultOptions(), judged: 3,
-			slow:   []string{"SLOW DATANODE 2bbb… (10.0.0.2:9859): p99 52.9 ms vs 1.23 ms for the other 2 (p50 1.31 vs 1.23; 3% of its calls above 2.47 ms, 0.56% of theirs)"},
+			slow:   []string{"SLOW DATANODE 2bbb… (10.0.0.2:9859): p99 52.9 ms vs 1.23 ms for the other 2 (p50 1.31 vs 1.23; 3% of its attempts above 2.47 ms, 0.56% of theirs)"},
 			causes: []string{"only its tail is slow: its network RTT and DataNode time at p50 are near the others' (network RTT p50 1.08 ms vs 0.556 ms"},
 		},
 		{
@@ -188,14 +194,29 @@ func TestJudge(t *testing.T) {
 			},
 		},
 		{
+			// A Raft write is slower than a gRPC echo by nature: each row is judged against the
+			// rows of its mode only.
+			name: "each mode against its own",
+			dns: []DataNode{ofMode(dn("1aaaaa", 500, 200*us, ms, 0), "grpc"), ofMode(dn("2bbbbb", 500, 210*us, ms, 0), "grpc"),
+				ofMode(dn("3ccccc", 500, 220*us, ms, 0), "grpc"), ofMode(dn("1aaaaa", 300, 3*ms, 9*ms, 0), "ratis-write"),
+				ofMode(dn("2bbbbb", 300, 3100*us, 9*ms, 0), "ratis-write"), ofMode(dn("3ccccc", 300, 12*ms, 20*ms, 0), "ratis-write")},
+			opts: DefaultOptions(), judged: 6,
+			slow: []string{"SLOW DATANODE 3ccc… (10.0.0.3:9859, ratis-write): p50 12 ms vs 3.05 ms for the other 2 (p99 20 vs 9)"},
+		},
+		{
+			name: "a mode of one DataNode is not judged",
+			dns:  []DataNode{ofMode(dn("1aaaaa", 500, 200*us, ms, 0), "grpc"), ofMode(dn("1aaaaa", 300, 30*ms, 90*ms, 0), "ratis-write")},
+			opts: DefaultOptions(), judged: 2,
+		},
+		{
 			name: "a larger factor",
 			dns:  []DataNode{dn("1aaaaa", 100, 2*ms, 4*ms, 0), dn("2bbbbb", 100, 7*ms, 9*ms, 0)},
-			opts: Options{MinCalls: 100, SlowFactor: 4, MinExcess: ms}, judged: 2,
+			opts: Options{MinAttempts: 100, SlowFactor: 4, MinExcess: ms}, judged: 2,
 		},
 		{
 			name: "a smaller minimum",
 			dns:  []DataNode{dn("1aaaaa", 10, 2*ms, 4*ms, 0), dn("2bbbbb", 10, 7*ms, 9*ms, 0)},
-			opts: Options{MinCalls: 10, SlowFactor: 2, MinExcess: ms}, judged: 2,
+			opts: Options{MinAttempts: 10, SlowFactor: 2, MinExcess: ms}, judged: 2,
 			slow: []string{"SLOW DATANODE 2bbb… (10.0.0.2:9859): p50 7 ms vs 2 ms for the other 1 (p99 9 vs 4)"},
 		},
 	} {
@@ -224,11 +245,11 @@ func TestJudge(t *testing.T) {
 
 func TestVerdictLines(t *testing.T) {
 	none := Judge([]DataNode{dn("1aaaaa", 100, ms, ms, 0)}, DefaultOptions())
-	if l := none.Lines(); len(l) != 1 || !strings.Contains(l[0], "at least 100 calls, there were 1") {
+	if l := none.Lines(); len(l) != 1 || !strings.Contains(l[0], "at least 100 attempts, there were 1") {
 		t.Errorf("lines without a verdict: %q", l)
 	}
 	fine := Judge([]DataNode{dn("1aaaaa", 100, ms, ms, 0), dn("2bbbbb", 100, ms, ms, 0)}, DefaultOptions())
-	if l := fine.Lines(); len(l) != 1 || l[0] != "No slow DataNode: the p50 and p99 of each of the 2 DataNodes with at least 100 calls are within 2× the others' median or less than 1 ms above it" {
+	if l := fine.Lines(); len(l) != 1 || l[0] != "No slow DataNode: the p50 and p99 of each of the 2 DataNodes with at least 100 attempts are within 2× the others' median or less than 1 ms above it" {
 		t.Errorf("lines of a run without a slow DataNode: %q", l)
 	}
 	slow := Judge([]DataNode{dn("1aaaaa", 100, ms, ms, 0), dn("2bbbbb", 100, 3*ms, 3*ms, 0)}, DefaultOptions())
@@ -238,8 +259,8 @@ func TestVerdictLines(t *testing.T) {
 }
 
 func TestOptionsValidate(t *testing.T) {
-	for _, o := range []Options{{MinCalls: 100, SlowFactor: 1}, {MinCalls: 100, SlowFactor: 0.5},
-		{MinCalls: 0, SlowFactor: 2}, {MinCalls: 100, SlowFactor: nan()}, {MinCalls: 100, SlowFactor: 2, MinExcess: -ms}} {
+	for _, o := range []Options{{MinAttempts: 100, SlowFactor: 1}, {MinAttempts: 100, SlowFactor: 0.5},
+		{MinAttempts: 0, SlowFactor: 2}, {MinAttempts: 100, SlowFactor: nan()}, {MinAttempts: 100, SlowFactor: 2, MinExcess: -ms}} {
 		if err := o.Validate(); err == nil {
 			t.Errorf("%+v: no error", o)
 		}

@@ -8,12 +8,14 @@ import (
 	"github.com/dnecho/dnecho/internal/quantile"
 )
 
-// GroupStats summarise the tasks of one group (Outcome.Group): for dn-echo, the calls one
-// DataNode answered. Latencies are in nanoseconds, as in LatencyStats, with Dropwizard's
-// percentile rule; they are the tasks' own Outcome.Latency.
+// GroupStats summarise the tasks of one group (Outcome.Group, or the parts of Outcome.Parts): for
+// dn-echo, the attempts that went to one DataNode. Latencies are in nanoseconds, as in
+// LatencyStats, with Dropwizard's percentile rule; they are the tasks' own Outcome.Latency, or
+// the parts' own.
 type GroupStats struct {
 	Group string
-	// Count counts the group's timed tasks, failed ones included; Failures the failed ones.
+	// Count counts the group's timed tasks and parts, failed ones included; Failures the failed
+	// ones.
 	Count, Failures int64
 	Median, P99     float64
 	Max             int64

@@ -21,9 +21,7 @@ type aggregateDataNodes struct{ opts dnstats.Options }
 // configure asks the aggregator for the per-DataNode breakdowns and hands it the verdict's
 // hooks; the instances' own dnecho_slow_datanodes, each judged on its share, are left out.
 func (d aggregateDataNodes) configure(o *aggregate.Options) {
-	for _, m := range echometrics.PerDataNode {
-		o.Breakdowns = append(o.Breakdowns, ingest.ByTag{Metric: m, Tag: echometrics.TagDataNode})
-	}
+	o.Breakdowns = dnechoBreakdowns()
 	o.Computed = append(o.Computed, echometrics.SlowDataNodes)
 	o.DuringTest, o.EndOfTest = d.duringTest, d.endOfTest
 }

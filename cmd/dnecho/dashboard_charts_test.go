@@ -14,6 +14,7 @@ import (
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/output"
 	"github.com/dnecho/dnecho/engine/output/dashboard"
+	"github.com/dnecho/dnecho/ozone/echo"
 )
 
 // The dashboard's report judges the DataNodes as the end of the test does: with one DataNode
@@ -29,12 +30,14 @@ func TestDashboardVerdict(t *testing.T) {
 		{"one slow", func(int) float64 { return 10 }, []string{"SLOW DATANODE cccc… (10.0.0.3:9859): p50 10 ms vs 1 ms for the other 2 (p99 10 vs 1)",
 			"  its DataNode time is what is high: network RTT p50 0.1 ms vs 0.1 ms, DataNode time 9.9 ms vs 0.9 ms"}},
 		{"a slow tail", func(call int) float64 { return map[bool]float64{true: 30, false: 1}[call%15 == 0] }, []string{
-			"SLOW DATANODE cccc… (10.0.0.3:9859): p99 30 ms vs 1 ms for the other 2 (p50 1 vs 1; 6.7% of its calls above 2 ms, 0% of theirs)",
+			"SLOW DATANODE cccc… (10.0.0.3:9859): p99 30 ms vs 1 ms for the other 2 (p50 1 vs 1; 6.7% of its attempts above 2 ms, 0% of theirs)",
 			"  only its tail is slow: neither its network RTT nor its DataNode time is above the others' (network RTT p50 0.1 ms vs 0.1 ms, DataNode time 0.9 ms vs 0.9 ms)"}},
-		{"none slow", func(int) float64 { return 1.5 }, []string{"No slow DataNode: the p50 and p99 of each of the 3 DataNodes with at least 100 calls are within 2× the others' median or less than 1 ms above it"}},
+		{"none slow", func(int) float64 { return 1.5 }, []string{"No slow DataNode: the p50 and p99 of each of the 3 DataNodes with at least 100 attempts are within 2× the others' median or less than 1 ms above it"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			addrs := func() map[string]string { return map[string]string{"cccc-3": "10.0.0.3:9859"} }
+			addrs := func() func(string, echo.Mode) string {
+				return func(uuid string, _ echo.Mode) string { return map[string]string{"cccc-3": "10.0.0.3:9859"}[uuid] }
+			}
 			doc := dashboardReport(t, dashboardCharts(dnstats.DefaultOptions(), addrs), func(m *echometrics.Set, tags func(string) *metrics.Tags, now time.Time) []metrics.Sample {
 				var out []metrics.Sample
 				for call := range 150 {
@@ -52,7 +55,7 @@ func TestDashboardVerdict(t *testing.T) {
 			if strings.Join(doc.Verdict, "\n") != strings.Join(tc.want, "\n") {
 				t.Errorf("verdict %q\nwant    %q", doc.Verdict, tc.want)
 			}
-			if len(doc.Servers) != 3 || doc.Servers[2].Label != "cccc…" || doc.Servers[2].Calls != 150 {
+			if len(doc.Servers) != 3 || doc.Servers[2].Label != "cccc…" || doc.Servers[2].Attempts != 150 {
 				t.Errorf("per-DataNode rows %+v", doc.Servers)
 			}
 		})

@@ -206,9 +206,9 @@ func runDNEcho(sig *signals, s streams, f *dnEchoFlags) error {
 	// The dashboard's live verdict names DataNodes with the addresses the calls reached; the
 	// outputs are opened before the session, so it reads them once the watch exists.
 	var watched atomic.Pointer[freonDataNodes]
-	outSet, err := openFreonOutputs(f.out, env, s, logw, dashboardCharts(f.slow, func() map[string]string {
+	outSet, err := openFreonOutputs(f.out, env, s, logw, dashboardCharts(f.slow, func() func(string, echo.Mode) string {
 		if d := watched.Load(); d != nil {
-			return d.addrMap()
+			return d.addr
 		}
 		return nil
 	}))
@@ -236,7 +236,7 @@ func runDNEcho(sig *signals, s streams, f *dnEchoFlags) error {
 		Task: func(ctx context.Context, taskID int) freon.Outcome {
 			r := sess.Echo(ctx, uint64(taskID))
 			outs.record(taskID, &r)
-			return freon.Outcome{Latency: r.Latency, Err: r.Err, Label: r.Label, Interrupted: r.Interrupted, Group: dns.group(&r)}
+			return dns.outcome(&r)
 		},
 	}.Run(sig.soft)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dnecho/dnecho/dnstats"
 	"github.com/dnecho/dnecho/freon"
+	"github.com/dnecho/dnecho/ozone/datanode"
 	"github.com/dnecho/dnecho/ozone/echo"
 )
 
@@ -32,15 +33,30 @@ func watchDataNodes(sess *echo.Session, opts dnstats.Options, outs *freonOutputs
 	return d
 }
 
-// group is the call's Outcome.Group: its DataNode's uuid ("" when no DataNode was reached).
-func (d *freonDataNodes) group(r *echo.Result) string {
-	if r.DataNode.UUID == "" {
+// outcome is the call's freon.Outcome: its latency for the report, and for the per-DataNode
+// figures its DataNode's uuid (its group), or with retries each attempt's own part at the
+// DataNode it went to.
+func (d *freonDataNodes) outcome(r *echo.Result) freon.Outcome {
+	out := freon.Outcome{Latency: r.Latency, Err: r.Err, Label: r.Label, Interrupted: r.Interrupted, Group: d.group(r.DataNode)}
+	if len(r.Earlier) > 0 {
+		out.Parts = make([]freon.Part, 0, len(r.Earlier)+1)
+		for _, a := range r.Earlier {
+			out.Parts = append(out.Parts, freon.Part{Group: d.group(a.DataNode), Latency: a.Latency, Failed: true})
+		}
+		out.Parts = append(out.Parts, freon.Part{Group: out.Group, Latency: r.LastLatency(), Failed: r.Err != nil})
+	}
+	return out
+}
+
+// group is the group of an attempt to dn: its uuid ("" when no DataNode was reached).
+func (d *freonDataNodes) group(dn datanode.DataNode) string {
+	if dn.UUID == "" {
 		return ""
 	}
-	if _, ok := d.addrs.Load(r.DataNode.UUID); !ok {
-		d.addrs.Store(r.DataNode.UUID, r.DataNode.Addr)
+	if _, ok := d.addrs.Load(dn.UUID); !ok {
+		d.addrs.Store(dn.UUID, dn.Addr)
 	}
-	return r.DataNode.UUID
+	return dn.UUID
 }
 
 // appendix is the generator's Appendix: the per-DataNode block, then the verdict, each one entry.
@@ -66,7 +82,7 @@ func (d *freonDataNodes) text(res *freon.Result) string {
 func (d *freonDataNodes) dataNodes(res *freon.Result) []dnstats.DataNode {
 	var dns []dnstats.DataNode
 	for _, g := range res.Groups {
-		dn := dnstats.DataNode{UUID: g.Group, Calls: g.Count, P50: time.Duration(g.Median), P99: time.Duration(g.P99),
+		dn := dnstats.DataNode{UUID: g.Group, Attempts: g.Count, Failed: g.Failures, P50: time.Duration(g.Median), P99: time.Duration(g.P99),
 			Latencies: dnstats.Ranked(g.Count, g.Latencies.Rank, time.Nanosecond)}
 		if a, ok := d.addrs.Load(g.Group); ok {
 			dn.Addr = a.(string)
@@ -76,12 +92,9 @@ func (d *freonDataNodes) dataNodes(res *freon.Result) []dnstats.DataNode {
 	return d.net.Fill(dns)
 }
 
-// addrMap is the addresses the calls have reached so far, by uuid.
-func (d *freonDataNodes) addrMap() map[string]string {
-	out := map[string]string{}
-	d.addrs.Range(func(k, v any) bool {
-		out[k.(string)] = v.(string)
-		return true
-	})
-	return out
+// addr is the address of the DataNode uuid as the calls reached it: one session, one mode.
+func (d *freonDataNodes) addr(uuid string, _ echo.Mode) string {
+	a, _ := d.addrs.Load(uuid)
+	s, _ := a.(string)
+	return s
 }

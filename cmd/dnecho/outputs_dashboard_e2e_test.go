@@ -188,7 +188,7 @@ func checkNetworkChart(t *testing.T, series, legends []string, rows [][]string, 
 			break
 		}
 	}
-	if len(rows) != 3 || len(rows[0]) != 7 || rows[0][4] == "–" {
+	if len(rows) != 3 || len(rows[0]) != 8 || rows[0][5] == "–" {
 		t.Errorf("per-DataNode rows %q: want 3 with an RTT p50", rows)
 	}
 	if !strings.HasPrefix(verdict, "No slow DataNode") && !strings.HasPrefix(verdict, "SLOW DATANODE") {

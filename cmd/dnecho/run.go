@@ -273,13 +273,14 @@ func boolSetting(cmd *cobra.Command, env map[string]string, flag, envName string
 	return b, nil
 }
 
-// dnechoBreakdowns asks the summary for the k6/x/dnecho metrics per DataNode.
+// dnechoBreakdowns asks the summary for the k6/x/dnecho metrics per DataNode, and the
+// per-DataNode block and verdict for theirs (echometrics.DataNodeBreakdowns).
 func dnechoBreakdowns() []ingest.ByTag {
 	var b []ingest.ByTag
 	for _, m := range dnechoext.PerDataNode {
 		b = append(b, ingest.ByTag{Metric: m, Tag: dnechoext.TagDataNode})
 	}
-	return b
+	return append(b, echometrics.DataNodeBreakdowns...)
 }
 
 // layers builds the option layers other than the script's: config file, environment, flags.

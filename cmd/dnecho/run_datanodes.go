@@ -14,6 +14,7 @@ import (
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/summary"
 	"github.com/dnecho/dnecho/internal/exitcode"
+	"github.com/dnecho/dnecho/ozone/echo"
 	dnechoext "github.com/dnecho/dnecho/xdnecho"
 )
 
@@ -61,10 +62,10 @@ func (d *runDataNodes) duringTest(e ingest.End) {
 
 // judgeDataNodes judges the per-DataNode breakdowns of e's snapshot, sets dnecho_slow_datanodes
 // to the number of slow DataNodes, and returns the summary's sections: the per-DataNode table and
-// the verdict (none without DataNodes). addrs gives the DataNodes' addresses by uuid (nil: none
-// known). `dnecho aggregate` calls it too, over every instance's samples.
-func judgeDataNodes(e ingest.End, addrs map[string]string, opts dnstats.Options) []summary.Section {
-	dns := echometrics.DataNodes(e.Snapshot, addrs)
+// the verdict (none without DataNodes). addr gives the DataNodes' addresses by uuid and mode
+// (nil: none known). `dnecho aggregate` calls it too, over every instance's samples.
+func judgeDataNodes(e ingest.End, addr func(string, echo.Mode) string, opts dnstats.Options) []summary.Section {
+	dns := echometrics.DataNodes(e.Snapshot, addr)
 	v := dnstats.Judge(dns, opts)
 	setSlowGauge(e, len(v.Slow))
 	if len(dns) == 0 {

@@ -24,13 +24,13 @@ func liveCollector(tb testing.TB, n, calls int) (*ingest.Collector, *metrics.Reg
 		tb.Fatal(err)
 	}
 	c := ingest.New(ingest.Options{})
-	for _, m := range echometrics.PerDataNode {
-		c.TrackBreakdown(m, echometrics.TagDataNode)
+	for _, b := range dnechoBreakdowns() {
+		c.TrackByTag(b)
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	now := time.Now()
 	for dn := range n {
-		tags := metrics.NewTags(map[string]string{echometrics.TagDataNode: "dn-" + strconv.Itoa(dn)})
+		tags := metrics.NewTags(map[string]string{echometrics.TagDataNode: "dn-" + strconv.Itoa(dn), echometrics.TagMode: "grpc"})
 		scale := 1.0
 		if dn == 0 {
 			scale = 10
@@ -51,12 +51,7 @@ func liveCollector(tb testing.TB, n, calls int) (*ingest.Collector, *metrics.Reg
 // collector one at a time (as runner.testRun.breakdowns and the aggregator do), then judged
 // and the gauge pushed.
 func liveTick(c *ingest.Collector, reg *metrics.Registry, d aggregateDataNodes) {
-	snap := &ingest.Snapshot{}
-	for _, m := range echometrics.PerDataNode {
-		if b, ok := c.GroupBy(m, echometrics.TagDataNode); ok {
-			snap.Breakdowns = append(snap.Breakdowns, b)
-		}
-	}
+	snap := c.BreakdownsOf(dnechoBreakdowns())
 	d.duringTest(ingest.End{Snapshot: snap, Registry: reg, Push: c, Time: time.Now(), Tags: metrics.NewTags(nil)})
 }
 

@@ -129,7 +129,7 @@ func New(o Options) *Aggregator {
 	}
 	collector := ingest.New(ingest.Options{Builtins: b})
 	for _, bd := range o.Breakdowns {
-		collector.TrackBreakdown(bd.Metric, bd.Tag)
+		collector.TrackByTag(bd)
 	}
 	return &Aggregator{o: o, log: log, reg: reg, builtins: b, charted: charted, computed: computed, testTags: metrics.NewTags(nil),
 		collector: collector,

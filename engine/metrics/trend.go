@@ -98,6 +98,9 @@ func (t *TrendSink) Clamped() int64 { return t.store().Clamped() }
 // Exact reports whether percentiles are still computed from every value (as k6 does).
 func (t *TrendSink) Exact() bool { return t.store().Exact() }
 
+// Merge adds o's values, as adding each with Add would; o must contain the same kind of values.
+func (t *TrendSink) Merge(o *TrendSink) { t.store().Merge(o.store()) }
+
 // Rank returns the r-th smallest value (1-based, clamped to 1..Count), exact while the values are
 // kept, a histogram bucket's midpoint afterwards; 0 when empty. On a sink that is not a Clone it
 // may sort the retained values, so it needs the same exclusive access as Add.

@@ -15,6 +15,17 @@ type Charts struct {
 	Network string
 	// Retransmits is a Counter tagged with Breakdown that the per-server table sums per value.
 	Retransmits string
+	// Attempt is a Trend (time) tagged with Breakdown and Result: the attempts of the calls that
+	// tried more than one server, each its own part of the call's Latency. The per-server table
+	// counts each attempt at its server; those calls' Latency samples, marked with the tag
+	// Retried, it leaves out.
+	Attempt, Retried string
+	// Mode, when set, is a tag of Latency, Attempt, Network and Retransmits that splits the
+	// per-server table: one row per server and mode.
+	Mode string
+	// Success is the Result value of a call or attempt that succeeded; the per-server table
+	// counts the others as failed.
+	Success string
 	// Judge, when set, judges the per-server figures of the whole test so far, in Breakdown
 	// order; the dashboard shows the lines it returns under its per-server table.
 	Judge func([]Server) []string
@@ -22,25 +33,27 @@ type Charts struct {
 	Short func(value string) string
 }
 
-// Server is one Breakdown value's figures over the whole test so far, as the dashboard gives
-// them to Charts.Judge. Times are in ms.
+// Server is one Breakdown value's (and Mode value's) figures over the whole test so far, as the
+// dashboard gives them to Charts.Judge. Times are in ms.
 type Server struct {
 	Name     string // the Breakdown value
-	Calls    int64  // Latency samples
+	Mode     string // the Mode value ("" without Charts.Mode)
+	Attempts int64  // Latency samples of calls of one attempt and Attempt samples
+	Failed   int64  // of them, those whose Result is not Success
 	P50, P99 float64
-	// Rank is the r-th smallest Latency sample (1-based, 1..Calls), for a judge that needs
-	// more than P50 and P99; valid during the Judge call only.
+	// Rank is the r-th smallest of the attempts' latencies (1-based, 1..Attempts), for a judge
+	// that needs more than P50 and P99; valid during the Judge call only.
 	Rank        func(r int64) float64
 	Network     float64 // p50 of Network; HasNetwork is false without a sample
 	HasNetwork  bool
 	Retransmits float64
 }
 
-// Metrics lists the metrics the charts read: Latency, Requests, Network and Retransmits when
-// named, and the iteration metrics every script has.
+// Metrics lists the metrics the charts read: Latency, Requests, Network, Retransmits and Attempt
+// when named, and the iteration metrics every script has.
 func (c Charts) Metrics() []string {
 	var out []string
-	for _, m := range []string{c.Latency, c.Requests, c.Network, c.Retransmits} {
+	for _, m := range []string{c.Latency, c.Requests, c.Network, c.Retransmits, c.Attempt} {
 		if m != "" {
 			out = append(out, m)
 		}

@@ -157,3 +157,28 @@ func (s *Store) AddPart(p Part) {
 		_ = s.hist.RecordValues(min(max(b.Value, 0), Highest), b.Count)
 	}
 }
+
+// Merge adds o's values to s, with the same result as adding each with Add (the kept values
+// while both are exact and fit, else the histogram). o must use s's scale; it is not changed.
+func (s *Store) Merge(o *Store) {
+	if o.hist == nil {
+		s.AddPart(Part{Count: o.count, Sum: o.sum, Min: o.min, Max: o.max, Exact: o.exact})
+		return
+	}
+	if o.count == 0 {
+		return
+	}
+	if s.count == 0 || o.min < s.min {
+		s.min = o.min
+	}
+	if s.count == 0 || o.max > s.max {
+		s.max = o.max
+	}
+	s.count += o.count
+	s.sum += o.sum
+	s.clamped += o.clamped
+	if s.hist == nil {
+		s.toHistogram()
+	}
+	s.hist.Merge(o.hist)
+}
