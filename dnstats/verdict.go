@@ -64,6 +64,8 @@ type Verdict struct {
 	// Judged counts the DataNodes (rows) with at least MinAttempts attempts, Compared those of
 	// them with another of their mode to be compared with.
 	Judged, Compared int
+	// Spread says that some mode's attempts went to more than one DataNode.
+	Spread bool
 	// Slow lists the slow DataNodes in the order they were given.
 	Slow []Slow
 	// Options are those the verdict was made with, for Lines.
@@ -110,7 +112,12 @@ func Judge(dns []DataNode, opts Options) Verdict {
 	v := Verdict{Options: opts}
 	byMode := map[string][]DataNode{}
 	var modes []string
+	reached := map[string]int{}
 	for _, d := range dns {
+		if d.Attempts > 0 {
+			reached[d.Mode]++
+			v.Spread = v.Spread || reached[d.Mode] > 1
+		}
 		if d.Attempts < opts.MinAttempts {
 			continue
 		}
@@ -255,14 +262,18 @@ func (s Slow) excess() time.Duration {
 }
 
 // Lines are the verdict as the reports show it: for each slow DataNode its Line and Cause; else
-// one line saying that none is slow, or that fewer than two DataNodes had enough attempts to be
-// compared.
+// one line saying that none is slow, or that the attempts went to several DataNodes but none had
+// enough to be compared. A run that judged no two DataNodes of a mode otherwise has nothing to
+// say (no lines): one that called one DataNode (Java's first member, the default target), or whose
+// retries left the others a few attempts.
 func (v Verdict) Lines() []string {
 	o := v.Options
 	switch {
+	case v.Compared == 0 && v.Spread && v.Judged == 0:
+		return []string{fmt.Sprintf("No slow-DataNode verdict: it needs two DataNodes with at least %d attempts, there were %d",
+			o.MinAttempts, v.Judged)}
 	case v.Compared == 0:
-		return []string{fmt.Sprintf("No slow-DataNode verdict: it needs two DataNodes with at least %d attempts, there were %d "+
-			"(target all spreads the calls over every DataNode)", o.MinAttempts, v.Judged)}
+		return nil
 	case len(v.Slow) == 0:
 		return []string{fmt.Sprintf("No slow DataNode: the p50 and p99 of each of the %d DataNodes with at least %d attempts are within %s× the others' median or less than %s ms above it",
 			v.Compared, o.MinAttempts, strconv.FormatFloat(o.SlowFactor, 'g', -1, 64), Millis(o.MinExcess))}

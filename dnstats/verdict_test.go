@@ -244,9 +244,17 @@ func TestJudge(t *testing.T) {
 }
 
 func TestVerdictLines(t *testing.T) {
-	none := Judge([]DataNode{dn("1aaaaa", 100, ms, ms, 0)}, DefaultOptions())
-	if l := none.Lines(); len(l) != 1 || !strings.Contains(l[0], "at least 100 attempts, there were 1") {
-		t.Errorf("lines without a verdict: %q", l)
+	// One DataNode called (the default target), or one with a few retries besides: nothing to
+	// say, and never an option to suggest.
+	for _, dns := range [][]DataNode{{dn("1aaaaa", 100, ms, ms, 0)}, {dn("1aaaaa", 5000, ms, ms, 0), dn("2bbbbb", 20, 10*ms, 10*ms, 0)},
+		{ofMode(dn("1aaaaa", 500, ms, ms, 0), "grpc"), ofMode(dn("1aaaaa", 500, 3*ms, 3*ms, 0), "ratis-write")}, nil} {
+		if l := Judge(dns, DefaultOptions()).Lines(); l != nil {
+			t.Errorf("lines of %d rows without two of a mode to compare: %q", len(dns), l)
+		}
+	}
+	few := Judge([]DataNode{dn("1aaaaa", 50, ms, ms, 0), dn("2bbbbb", 50, ms, ms, 0)}, DefaultOptions())
+	if l := few.Lines(); len(l) != 1 || l[0] != "No slow-DataNode verdict: it needs two DataNodes with at least 100 attempts, there were 0" {
+		t.Errorf("lines of calls spread too thin: %q", l)
 	}
 	fine := Judge([]DataNode{dn("1aaaaa", 100, ms, ms, 0), dn("2bbbbb", 100, ms, ms, 0)}, DefaultOptions())
 	if l := fine.Lines(); len(l) != 1 || l[0] != "No slow DataNode: the p50 and p99 of each of the 2 DataNodes with at least 100 attempts are within 2× the others' median or less than 1 ms above it" {

@@ -59,14 +59,19 @@ func (d *freonDataNodes) group(dn datanode.DataNode) string {
 	return dn.UUID
 }
 
-// appendix is the generator's Appendix: the per-DataNode block, then the verdict, each one entry.
+// appendix is the generator's Appendix: the per-DataNode block, then the verdict when it has
+// something to say, each one entry.
 func (d *freonDataNodes) appendix(res *freon.Result) []string {
 	d.stop()
 	dns := d.dataNodes(res)
 	if len(dns) == 0 {
 		return nil
 	}
-	return []string{strings.Join(dnstats.Block(dns), "\n"), strings.Join(dnstats.Judge(dns, d.opts).Lines(), "\n")}
+	out := []string{strings.Join(dnstats.Block(dns), "\n")}
+	if lines := dnstats.Judge(dns, d.opts).Lines(); lines != nil {
+		out = append(out, strings.Join(lines, "\n"))
+	}
+	return out
 }
 
 // text is the appendix as the report text of the web dashboard's export shows it.

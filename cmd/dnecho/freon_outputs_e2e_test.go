@@ -64,10 +64,11 @@ func TestFreonOutputs(t *testing.T) {
 	if !strings.Contains(string(html), "Successful executions: 300") {
 		t.Errorf("the HTML report lacks the freon report")
 	}
-	// It charts network vs DataNode as run's does; one DataNode gives no verdict but says so.
+	// It charts network vs DataNode as run's does; one DataNode gives no verdict, and the report
+	// says nothing about one.
 	doc := readReport(t, report)
 	if !doc.Network || len(doc.Servers) != 1 || doc.Servers[0].Label != dnstats.ShortUUID(c.DataNodes()[0].UUID()) ||
-		len(doc.Verdict) != 1 || !strings.HasPrefix(doc.Verdict[0], "No slow-DataNode verdict") {
+		doc.Verdict != nil {
 		t.Errorf("report: network chart %v, DataNodes %+v, verdict %q", doc.Network, doc.Servers, doc.Verdict)
 	}
 

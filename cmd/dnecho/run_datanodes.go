@@ -62,7 +62,7 @@ func (d *runDataNodes) duringTest(e ingest.End) {
 
 // judgeDataNodes judges the per-DataNode breakdowns of e's snapshot, sets dnecho_slow_datanodes
 // to the number of slow DataNodes, and returns the summary's sections: the per-DataNode table and
-// the verdict (none without DataNodes). addr gives the DataNodes' addresses by uuid and mode
+// the verdict when it has something to say (none without DataNodes). addr gives the DataNodes' addresses by uuid and mode
 // (nil: none known). `dnecho aggregate` calls it too, over every instance's samples.
 func judgeDataNodes(e ingest.End, addr func(string, echo.Mode) string, opts dnstats.Options) []summary.Section {
 	dns := echometrics.DataNodes(e.Snapshot, addr)
@@ -71,10 +71,11 @@ func judgeDataNodes(e ingest.End, addr func(string, echo.Mode) string, opts dnst
 	if len(dns) == 0 {
 		return nil
 	}
-	return []summary.Section{
-		{Title: "per DataNode", Lines: append([]string{dnstats.Legend}, dnstats.Table(dns)...)},
-		{Title: "slow DataNodes", Lines: v.Lines()},
+	out := []summary.Section{{Title: "per DataNode", Lines: append([]string{dnstats.Legend}, dnstats.Table(dns)...)}}
+	if lines := v.Lines(); lines != nil {
+		out = append(out, summary.Section{Title: "slow DataNodes", Lines: lines})
 	}
+	return out
 }
 
 // setSlowGauge pushes one sample of dnecho_slow_datanodes, when the test registered it.

@@ -288,3 +288,30 @@ func TestAggregateNamesTheSlowDataNode(t *testing.T) {
 		}
 	}
 }
+
+// A run that calls one DataNode (the default target, Java's first member; --ratis, which goes
+// to the leader) has its per-DataNode block and nothing to say about a verdict, in freon's
+// report and log and in run's summary (the demo's script); no line suggests an option.
+func TestOneDataNodeSaysNothingOfAVerdict(t *testing.T) {
+	t.Parallel()
+	_, conf := minitest.Start(t, minicluster.Options{DataNodes: 3})
+	quiet := func(t *testing.T, r runResult) {
+		t.Helper()
+		if r.code != 0 {
+			t.Fatalf("exit %d\n%s", r.code, r.all())
+		}
+		for _, no := range []string{"verdict", "SLOW DATANODE", "No slow", "target all", "█ SLOW DATANODES"} {
+			if strings.Contains(r.all(), no) {
+				t.Errorf("%q in the output of a run of one DataNode:\n%s", no, r.all())
+			}
+		}
+	}
+	for _, args := range [][]string{{"--report", "console"}, {"--report", "log"}, {"--ratis", "--report", "console"}} {
+		r := dnecho(t, time.Minute, append([]string{"freon", "dn-echo", "--conf", conf, "--container-id", "1", "-n", "300", "-t", "2"}, args...)...)
+		quiet(t, r)
+		mustContain(t, r, "Per DataNode (")
+	}
+	r := dnecho(t, 2*time.Minute, "run", "-q", "--conf", conf, "-e", "DURATION=1s", "-e", "VUS=2", filepath.Join("..", "..", "examples", "quickstart.js"))
+	quiet(t, r)
+	mustContain(t, r, "█ PER DATANODE")
+}
