@@ -32,7 +32,7 @@ const (
 const IterationStartDelay = "dnecho_iteration_start_delay"
 
 // Metric names of the session's network watch (ozone/echo WatchNetwork), one sample per DataNode
-// per tick, and of the slow-DataNode verdict (package dnstats, docs/slow-datanode.md).
+// per tick, and of the slow-DataNode verdict (package slowdatanode, docs/slow-datanode.md).
 const (
 	TCPRTT         = "dnecho_tcp_rtt"         // Trend (time): smoothed TCP RTT (tcpi_rtt) to a DataNode, in ms
 	TCPRetransmits = "dnecho_tcp_retransmits" // Counter: TCP segments retransmitted to a DataNode since the previous tick

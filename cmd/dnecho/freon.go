@@ -11,11 +11,11 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/dnecho/dnecho/dnstats"
 	"github.com/dnecho/dnecho/engine/options"
 	"github.com/dnecho/dnecho/freon"
 	"github.com/dnecho/dnecho/internal/exitcode"
 	"github.com/dnecho/dnecho/ozone/echo"
+	"github.com/dnecho/dnecho/slowdatanode"
 )
 
 // Exit statuses of the freon command (internal/exitcode): Failure when any task failed or the
@@ -59,11 +59,11 @@ type dnEchoFlags struct {
 	out           []string
 	tags          []string
 	failOnLoss    bool
-	slow          dnstats.Options
+	slow          slowdatanode.Options
 }
 
 func newDNEchoCommand(sig *signals, s streams) *cobra.Command {
-	f := &dnEchoFlags{run: freon.DefaultOptions(), slow: dnstats.DefaultOptions()}
+	f := &dnEchoFlags{run: freon.DefaultOptions(), slow: slowdatanode.DefaultOptions()}
 	cmd := &cobra.Command{
 		Use:     "dn-echo",
 		Aliases: []string{"dne"},
@@ -152,7 +152,7 @@ func (f *dnEchoFlags) addFlags(cmd *cobra.Command) {
 	fl.StringArrayVar(&f.tags, "tag", nil, "Run tag NAME=VALUE added to every -o sample, as `dnecho run --tag` does (repeatable;\n"+
 		"default K6_TAGS=NAME:VALUE,..., k6's form)")
 	fl.BoolVar(&f.failOnLoss, "fail-on-output-loss", false, "Exit 111 when an output dropped samples (by default it is only reported)")
-	fl.Float64Var(&f.slow.SlowFactor, "slow-factor", f.slow.SlowFactor, "Name a DataNode slow after the report when "+dnstats.RuleHelp)
+	fl.Float64Var(&f.slow.SlowFactor, "slow-factor", f.slow.SlowFactor, "Name a DataNode slow after the report when "+slowdatanode.RuleHelp)
 	sf.add(echo.FieldUser, "user", "", "name", "", "Hadoop RPC user name (default $HADOOP_USER_NAME or the OS user)")
 	sf.addKerberos()
 }
@@ -206,12 +206,13 @@ func runDNEcho(sig *signals, s streams, f *dnEchoFlags) error {
 	// The dashboard's live verdict names DataNodes with the addresses the calls reached; the
 	// outputs are opened before the session, so it reads them once the watch exists.
 	var watched atomic.Pointer[freonDataNodes]
-	outSet, err := openFreonOutputs(f.out, env, s, logw, dashboardCharts(f.slow, func() func(string, echo.Mode) string {
+	charts := slowdatanode.Report{Options: f.slow, Addrs: func() func(string, echo.Mode) string {
 		if d := watched.Load(); d != nil {
 			return d.addr
 		}
 		return nil
-	}))
+	}}.Charts()
+	outSet, err := openFreonOutputs(f.out, env, s, logw, charts)
 	if err != nil {
 		return err
 	}

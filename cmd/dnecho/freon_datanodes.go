@@ -5,27 +5,28 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dnecho/dnecho/dnstats"
 	"github.com/dnecho/dnecho/freon"
 	"github.com/dnecho/dnecho/ozone/datanode"
 	"github.com/dnecho/dnecho/ozone/echo"
+	"github.com/dnecho/dnecho/slowdatanode"
 )
 
-// freonDataNodes gathers dn-echo's per-DataNode figures: the session's network watch while the
-// run goes, the address of each DataNode a call reached, and at the end freon's per-group
-// latencies (a call's group is its DataNode's uuid), which dnstats turns into the per-DataNode
-// block and the slow-DataNode verdict after the report.
+// freonDataNodes wires dn-echo's per-DataNode block and verdict (slowdatanode.Report): the
+// session's network watch while the run goes, the address of each DataNode a call reached, and
+// at the end freon's per-group latencies (a call's group is its DataNode's uuid; a retried
+// call's attempts each go to their own DataNode's group), the report's rows.
 type freonDataNodes struct {
-	opts  dnstats.Options
-	net   dnstats.Network
-	addrs sync.Map // uuid → address, from the calls (the watch has them too, where TCP_INFO is read)
-	stop  func()
+	report slowdatanode.Report
+	net    slowdatanode.Network
+	addrs  sync.Map // uuid → address, from the calls (the watch has them too, where TCP_INFO is read)
+	stop   func()
 }
 
 // watchDataNodes starts the session's network watch, whose ticks also go to the -o outputs
 // (outs may be nil); the appendix stops it, or stop when the run could not start.
-func watchDataNodes(sess *echo.Session, opts dnstats.Options, outs *freonOutputs) *freonDataNodes {
-	d := &freonDataNodes{opts: opts}
+func watchDataNodes(sess *echo.Session, opts slowdatanode.Options, outs *freonOutputs) *freonDataNodes {
+	d := &freonDataNodes{}
+	d.report = slowdatanode.Report{Options: opts, Addrs: func() func(string, echo.Mode) string { return d.addr }}
 	d.stop = sess.WatchNetwork(echo.DefaultNetworkInterval, func(tick []echo.NetworkSample) {
 		d.net.Add(tick)
 		outs.recordNetwork(tick)
@@ -59,19 +60,14 @@ func (d *freonDataNodes) group(dn datanode.DataNode) string {
 	return dn.UUID
 }
 
-// appendix is the generator's Appendix: the per-DataNode block, then the verdict when it has
-// something to say, each one entry.
+// appendix is the generator's Appendix: the report's, from the run's groups.
 func (d *freonDataNodes) appendix(res *freon.Result) []string {
 	d.stop()
-	dns := d.dataNodes(res)
-	if len(dns) == 0 {
-		return nil
+	var rows []slowdatanode.Row
+	for _, g := range res.Groups {
+		rows = append(rows, slowdatanode.Row{UUID: g.Group, Attempts: g.Latencies, Failed: g.Failures, Unit: time.Nanosecond})
 	}
-	out := []string{strings.Join(dnstats.Block(dns), "\n")}
-	if lines := dnstats.Judge(dns, d.opts).Lines(); lines != nil {
-		out = append(out, strings.Join(lines, "\n"))
-	}
-	return out
+	return d.report.Appendix(d.net.Fill(rows))
 }
 
 // text is the appendix as the report text of the web dashboard's export shows it.
@@ -81,20 +77,6 @@ func (d *freonDataNodes) text(res *freon.Result) string {
 		return ""
 	}
 	return "\n" + strings.Join(entries, "\n") + "\n"
-}
-
-// dataNodes are the per-DataNode figures of the run, in uuid order.
-func (d *freonDataNodes) dataNodes(res *freon.Result) []dnstats.DataNode {
-	var dns []dnstats.DataNode
-	for _, g := range res.Groups {
-		dn := dnstats.DataNode{UUID: g.Group, Attempts: g.Count, Failed: g.Failures, P50: time.Duration(g.Median), P99: time.Duration(g.P99),
-			Latencies: dnstats.Ranked(g.Count, g.Latencies.Rank, time.Nanosecond)}
-		if a, ok := d.addrs.Load(g.Group); ok {
-			dn.Addr = a.(string)
-		}
-		dns = append(dns, dn)
-	}
-	return d.net.Fill(dns)
 }
 
 // addr is the address of the DataNode uuid as the calls reached it: one session, one mode.

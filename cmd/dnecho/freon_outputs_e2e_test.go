@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/dnstats"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/minitest"
+	"github.com/dnecho/dnecho/slowdatanode"
 )
 
 // `freon dn-echo -o` writes the same dnecho_* samples as `run -o`: one dnecho_reqs point per
@@ -67,7 +67,7 @@ func TestFreonOutputs(t *testing.T) {
 	// It charts network vs DataNode as run's does; one DataNode gives no verdict, and the report
 	// says nothing about one.
 	doc := readReport(t, report)
-	if !doc.Network || len(doc.Servers) != 1 || doc.Servers[0].Label != dnstats.ShortUUID(c.DataNodes()[0].UUID()) ||
+	if !doc.Network || len(doc.Servers) != 1 || doc.Servers[0].Label != slowdatanode.ShortUUID(c.DataNodes()[0].UUID()) ||
 		doc.Verdict != nil {
 		t.Errorf("report: network chart %v, DataNodes %+v, verdict %q", doc.Network, doc.Servers, doc.Verdict)
 	}

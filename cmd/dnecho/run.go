@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/dnecho/dnecho/dnstats"
 	"github.com/dnecho/dnecho/echometrics"
 	"github.com/dnecho/dnecho/engine/ingest"
 	"github.com/dnecho/dnecho/engine/js/modules"
@@ -27,6 +26,7 @@ import (
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
 	"github.com/dnecho/dnecho/ozone/echo"
+	"github.com/dnecho/dnecho/slowdatanode"
 	dnechoext "github.com/dnecho/dnecho/xdnecho"
 )
 
@@ -128,8 +128,8 @@ and stops it at the end.`,
 	fl.BoolVar(&f.failOnOutputLoss, "fail-on-output-loss", false, "exit with code 111 when an output dropped samples (also "+envFailOnOutputLoss+"=true)")
 	fl.BoolVar(&f.vuMemoryCheck, "vu-memory-check", true, "refuse (exit 104) more VUs than the memory limit (GOMEMLIMIT, cgroup) or the free memory holds at ~"+
 		vumemory.Size(vumemory.PerVU)+" per VU; false starts anyway (also "+envVUMemoryCheck+"=false)")
-	fl.Float64Var(&f.slowFactor, "slow-factor", dnstats.DefaultSlowFactor, "name a DataNode slow in the summary (and count it in dnecho_slow_datanodes) when\n"+
-		dnstats.RuleHelp+" (also "+envSlowFactor+")")
+	fl.Float64Var(&f.slowFactor, "slow-factor", slowdatanode.DefaultSlowFactor, "name a DataNode slow in the summary (and count it in dnecho_slow_datanodes) when\n"+
+		slowdatanode.RuleHelp+" (also "+envSlowFactor+")")
 	fl.StringVar(&f.summaryExport, "summary-export", "", "write the end-of-test summary as JSON to FILE")
 	fl.StringVar(&f.summaryMode, "summary-mode", options.DefaultSummaryMode, "end-of-test summary: compact, full or disabled")
 	fl.StringVar(&f.summaryTrendStats, "summary-trend-stats", "", "trend stats in the summary, e.g. avg,min,med,max,p(90),p(99),count")
@@ -231,16 +231,16 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 	if err != nil {
 		return err
 	}
-	dns := &runDataNodes{defaults: defaults, opts: slow}
+	dns := newRunDataNodes(defaults, slow)
 	cfg := runner.Config{
 		Layers: layers, Env: scriptEnv, SystemEnv: sysEnv,
 		Stdout: s.out, Stderr: s.err, StdoutTTY: outTTY, StderrTTY: errTTY,
-		Logger: log, ConsoleLogger: cl.console, Display: disp, Hard: sig.hard, Breakdowns: dnechoBreakdowns(), Charts: dashboardCharts(slow, dns.addrs),
+		Logger: log, ConsoleLogger: cl.console, Display: disp, Hard: sig.hard, Breakdowns: dnechoBreakdowns(), Charts: dns.report.Charts(),
 		StartDelayMetric: echometrics.IterationStartDelay,
 		Remote:           remoteModules(log),
 		Modules:          map[string]modules.Factory{dnechoext.ImportPath: dns.factory},
 		EndOfTest:        dns.endOfTest,
-		DuringTest:       dns.duringTest,
+		DuringTest:       dns.report.DuringTest,
 		FailOnOutputLoss: failOnLoss,
 		NoVUMemoryCheck:  !vuMemoryCheck,
 		Control:          api.control,
@@ -274,13 +274,13 @@ func boolSetting(cmd *cobra.Command, env map[string]string, flag, envName string
 }
 
 // dnechoBreakdowns asks the summary for the k6/x/dnecho metrics per DataNode, and the
-// per-DataNode block and verdict for theirs (echometrics.DataNodeBreakdowns).
+// per-DataNode block and verdict for theirs (slowdatanode.Breakdowns).
 func dnechoBreakdowns() []ingest.ByTag {
 	var b []ingest.ByTag
 	for _, m := range dnechoext.PerDataNode {
 		b = append(b, ingest.ByTag{Metric: m, Tag: dnechoext.TagDataNode})
 	}
-	return append(b, echometrics.DataNodeBreakdowns...)
+	return append(b, slowdatanode.Breakdowns...)
 }
 
 // layers builds the option layers other than the script's: config file, environment, flags.

@@ -40,6 +40,19 @@ type End struct {
 	Tags *metrics.Tags
 }
 
+// DuringTest is what c gives a front end's hook every period of the test (runner.Config and
+// aggregate.Options DuringTest): the breakdowns bys aggregated so far (BreakdownsOf), c to push
+// to, samples of reg's metrics at now tagged tags.
+func (c *Collector) DuringTest(bys []ByTag, reg *metrics.Registry, now time.Time, tags *metrics.Tags) End {
+	return End{Snapshot: c.BreakdownsOf(bys), Registry: reg, Push: c, Time: now, Tags: tags}
+}
+
+// EndOfTest is what c gives a front end's hook once the test is over (EndOfTest): everything it
+// aggregated (Snapshot), and as DuringTest, c to push to.
+func (c *Collector) EndOfTest(reg *metrics.Registry, now time.Time, tags *metrics.Tags) End {
+	return End{Snapshot: c.Snapshot(), Registry: reg, Push: c, Time: now, Tags: tags}
+}
+
 // BreakdownsOf copies the breakdowns asked for, and only them: the lock is held for one
 // breakdown at a time, and the metrics' own sinks, which Snapshot would copy too, are left out.
 // A breakdown not tracked, or with no sample yet, is absent.

@@ -112,7 +112,12 @@ func (t *TrendSink) Rank(r int64) float64 { return t.store().Rank(r) }
 // access as Add.
 func (t *TrendSink) Percentile(p float64) float64 {
 	s := t.store()
-	n := s.Count()
+	return Percentile(s.Count(), s.Rank, p)
+}
+
+// Percentile is p(N) of n values with k6's definition (TrendSink.Percentile), the r-th smallest
+// (1-based) being rank(r); 0 without values.
+func Percentile(n int64, rank func(int64) float64, p float64) float64 {
 	if n == 0 {
 		return 0
 	}
@@ -124,9 +129,9 @@ func (t *TrendSink) Percentile(p float64) float64 {
 	pos := p / 100 * float64(n-1)
 	lo := math.Floor(pos)
 	r := int64(lo) + 1 // 1-based rank of the lower neighbour
-	a := s.Rank(r)
+	a := rank(r)
 	if r >= n {
 		return a
 	}
-	return a + (pos-lo)*(s.Rank(r+1)-a)
+	return a + (pos-lo)*(rank(r+1)-a)
 }

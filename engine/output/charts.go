@@ -1,5 +1,7 @@
 package output
 
+import "github.com/dnecho/dnecho/engine/metrics"
+
 // Charts names what the web dashboard, its report and the aggregator's report chart as calls:
 // a front end fills it with its protocol's metrics and tags (cmd/dnecho from echometrics). Left
 // empty, they chart the script's iterations and iteration_duration instead.
@@ -34,18 +36,16 @@ type Charts struct {
 }
 
 // Server is one Breakdown value's (and Mode value's) figures over the whole test so far, as the
-// dashboard gives them to Charts.Judge. Times are in ms.
+// dashboard gives them to Charts.Judge: its sinks, live, to be read during the call only.
 type Server struct {
-	Name     string // the Breakdown value
-	Mode     string // the Mode value ("" without Charts.Mode)
-	Attempts int64  // Latency samples of calls of one attempt and Attempt samples
-	Failed   int64  // of them, those whose Result is not Success
-	P50, P99 float64
-	// Rank is the r-th smallest of the attempts' latencies (1-based, 1..Attempts), for a judge
-	// that needs more than P50 and P99; valid during the Judge call only.
-	Rank        func(r int64) float64
-	Network     float64 // p50 of Network; HasNetwork is false without a sample
-	HasNetwork  bool
+	Name string // the Breakdown value
+	Mode string // the Mode value ("" without Charts.Mode)
+	// Latency holds the attempts' latencies (ms): Latency samples of calls of one attempt and
+	// Attempt samples; Failed counts those whose Result is not Success.
+	Latency *metrics.TrendSink
+	Failed  int64
+	// Network holds the Network samples (ms), Retransmits the sum of Retransmits.
+	Network     *metrics.TrendSink
 	Retransmits float64
 }
 

@@ -131,23 +131,21 @@ func (c *collector) serverTable() ([]ServerRow, []string) {
 	figs := make([]output.Server, 0, len(keys))
 	for _, k := range keys {
 		s := c.servers[k]
-		f := output.Server{Name: k.name, Mode: k.mode, Attempts: s.latency.Count(), Failed: s.failed, Retransmits: s.retransmits}
-		row := ServerRow{Name: k.name, Mode: k.mode, Label: c.label(k.name), Attempts: f.Attempts, Failed: f.Failed, Retransmits: f.Retransmits}
+		row := ServerRow{Name: k.name, Mode: k.mode, Label: c.label(k.name), Attempts: s.latency.Count(), Failed: s.failed, Retransmits: s.retransmits}
 		if mixed {
 			row.Label += " " + k.mode
 		}
-		if f.Attempts > 0 {
-			f.P50, f.P99, f.Rank = s.latency.Percentile(50), s.latency.Percentile(99), s.latency.Rank
-			row.P50, row.P99 = ptr(f.P50), ptr(f.P99)
+		if row.Attempts > 0 {
+			row.P50, row.P99 = ptr(s.latency.Percentile(50)), ptr(s.latency.Percentile(99))
 		}
 		if s.network.Count() > 0 {
-			f.Network, f.HasNetwork = s.network.Percentile(50), true
-			row.Network = ptr(f.Network)
-			if f.Attempts > 0 {
-				row.Rest = ptr(max(0, f.P50-f.Network))
+			row.Network = ptr(s.network.Percentile(50))
+			if row.Attempts > 0 {
+				row.Rest = ptr(max(0, *row.P50-*row.Network))
 			}
 		}
-		rows, figs = append(rows, row), append(figs, f)
+		rows = append(rows, row)
+		figs = append(figs, output.Server{Name: k.name, Mode: k.mode, Latency: s.latency, Failed: s.failed, Network: s.network, Retransmits: s.retransmits})
 	}
 	if c.charts.Judge == nil || len(rows) == 0 {
 		return rows, nil

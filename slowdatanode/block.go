@@ -1,13 +1,14 @@
-// Package dnstats turns per-DataNode figures — the echo latency percentiles of the calls each
-// DataNode answered and the kernel's view of the connections to it (smoothed RTT, retransmits) —
-// into the per-DataNode block both front ends print and the slow-DataNode verdict
-// (docs/slow-datanode.md). It measures nothing and has no clock: freon's per-group recorders, the
-// end-of-test metrics of `dnecho run` and the session's network watch (ozone/echo WatchNetwork)
-// feed it.
-package dnstats
+// Package slowdatanode is the per-DataNode block and the slow-DataNode verdict
+// (docs/slow-datanode.md) of every front end: the figures of each DataNode (and mode) — the
+// latency percentiles of the attempts that went to it and the kernel's view of the connections
+// to it (smoothed RTT, retransmits) —, the rule that names the slow ones, and Report, which gives
+// freon its appendix, `dnecho run` and `dnecho aggregate` their summary sections and
+// dnecho_slow_datanodes gauge, and the web dashboard its card. It measures nothing and has no
+// clock: freon's per-group recorders, the engine's per-DataNode breakdowns, the dashboard's sinks
+// and the session's network watch (ozone/echo WatchNetwork) feed it, each as Rows.
+package slowdatanode
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -67,12 +68,8 @@ func (d DataNode) Name() string {
 	return ShortUUID(d.UUID) + " (" + where + ")"
 }
 
-// Rows orders a run's rows by uuid, then mode, and drops the mode when every row has the same
-// one: it then tells the rows nothing.
-func Rows(dns []DataNode) []DataNode {
-	slices.SortFunc(dns, func(a, b DataNode) int {
-		return cmp.Or(strings.Compare(a.UUID, b.UUID), strings.Compare(a.Mode, b.Mode))
-	})
+// oneMode drops the rows' mode when every row has the same one: it then tells them nothing.
+func oneMode(dns []DataNode) []DataNode {
 	for _, d := range dns {
 		if d.Mode != dns[0].Mode {
 			return dns
@@ -194,4 +191,4 @@ func table(rows [][]string, left int) []string {
 }
 
 // errorf is fmt.Errorf under this package's prefix.
-func errorf(format string, a ...any) error { return fmt.Errorf("dnstats: "+format, a...) }
+func errorf(format string, a ...any) error { return fmt.Errorf("slowdatanode: "+format, a...) }

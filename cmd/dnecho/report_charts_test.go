@@ -9,12 +9,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/dnstats"
 	"github.com/dnecho/dnecho/echometrics"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/output"
 	"github.com/dnecho/dnecho/engine/output/dashboard"
 	"github.com/dnecho/dnecho/ozone/echo"
+	"github.com/dnecho/dnecho/slowdatanode"
 )
 
 // The dashboard's report judges the DataNodes as the end of the test does: with one DataNode
@@ -38,7 +38,7 @@ func TestDashboardVerdict(t *testing.T) {
 			addrs := func() func(string, echo.Mode) string {
 				return func(uuid string, _ echo.Mode) string { return map[string]string{"cccc-3": "10.0.0.3:9859"}[uuid] }
 			}
-			doc := dashboardReport(t, dashboardCharts(dnstats.DefaultOptions(), addrs), func(m *echometrics.Set, tags func(string) *metrics.Tags, now time.Time) []metrics.Sample {
+			doc := dashboardReport(t, slowdatanode.Report{Options: slowdatanode.DefaultOptions(), Addrs: addrs}.Charts(), func(m *echometrics.Set, tags func(string) *metrics.Tags, now time.Time) []metrics.Sample {
 				var out []metrics.Sample
 				for call := range 150 {
 					for _, dn := range []string{"aaaa-1", "bbbb-2", "cccc-3"} {

@@ -1,10 +1,11 @@
-package dnstats
+package slowdatanode
 
 import (
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/ozone/datanode"
 	"github.com/dnecho/dnecho/ozone/echo"
 )
@@ -76,12 +77,12 @@ func TestBlock(t *testing.T) {
 }
 
 // A run of several modes has a row per DataNode and mode, under the mode's address, and a mode
-// column; a run of one mode has neither (Rows drops it).
+// column; a run of one mode has neither (oneMode drops it).
 func TestRowsByMode(t *testing.T) {
-	mixed := Rows([]DataNode{
-		{UUID: "6c0e5a1b", Addr: "10.0.0.12:9858", Mode: "ratis-write", Attempts: 400, P50: 3 * time.Millisecond, P99: 9 * time.Millisecond},
-		{UUID: "6c0e5a1b", Addr: "10.0.0.12:9859", Mode: "grpc", Attempts: 1000, P50: 200 * time.Microsecond, P99: time.Millisecond},
+	mixed := oneMode([]DataNode{
 		{UUID: "11aa0000", Mode: "grpc", Attempts: 1000, P50: 210 * time.Microsecond, P99: time.Millisecond},
+		{UUID: "6c0e5a1b", Addr: "10.0.0.12:9859", Mode: "grpc", Attempts: 1000, P50: 200 * time.Microsecond, P99: time.Millisecond},
+		{UUID: "6c0e5a1b", Addr: "10.0.0.12:9858", Mode: "ratis-write", Attempts: 400, P50: 3 * time.Millisecond, P99: 9 * time.Millisecond},
 	})
 	want := []string{
 		"  datanode  mode         address         attempts  failed   p50  p99  RTT p50  DataNode time  retransmits",
@@ -98,8 +99,8 @@ func TestRowsByMode(t *testing.T) {
 	if got := mixed[0].Name(); got != "11aa0000 (grpc)" {
 		t.Errorf("Name without an address %q", got)
 	}
-	one := Rows([]DataNode{{UUID: "b", Mode: "grpc"}, {UUID: "a", Mode: "grpc"}})
-	if one[0].UUID != "a" || one[0].Mode != "" || one[1].Mode != "" {
+	one := oneMode([]DataNode{{UUID: "a", Mode: "grpc"}, {UUID: "b", Mode: "grpc"}})
+	if one[0].Mode != "" || one[1].Mode != "" {
 		t.Errorf("rows of one mode %+v", one)
 	}
 }
@@ -116,10 +117,10 @@ func TestNetworkFill(t *testing.T) {
 		{DataNode: a, RTT: 300 * time.Microsecond, Retransmits: 1, Conns: 2},
 		{DataNode: b, RTT: 0, Retransmits: 2, Conns: 0},
 	})
-	got := n.Fill([]DataNode{{UUID: "b", Attempts: 5}, {UUID: "a", Attempts: 7}})
+	got := DataNodes(n.Fill([]Row{{UUID: "b", Failed: 5, Unit: time.Nanosecond}, {UUID: "a", Failed: 7, Unit: time.Nanosecond}}), nil)
 	want := []DataNode{
-		{UUID: "b", Addr: "h2:1", Attempts: 5, RTT: 5 * time.Millisecond, HasRTT: true, Retransmits: 2},
-		{UUID: "a", Addr: "h1:1", Attempts: 7, RTT: 200 * time.Microsecond, HasRTT: true, Retransmits: 1},
+		{UUID: "b", Addr: "h2:1", Failed: 5, RTT: 5 * time.Millisecond, HasRTT: true, Retransmits: 2},
+		{UUID: "a", Addr: "h1:1", Failed: 7, RTT: 200 * time.Microsecond, HasRTT: true, Retransmits: 1},
 		{UUID: "z", Addr: "h3:1"},
 	}
 	if len(got) != len(want) {
@@ -129,5 +130,39 @@ func TestNetworkFill(t *testing.T) {
 		if got[i] != want[i] {
 			t.Errorf("DataNode %d: got %+v, want %+v", i, got[i], want[i])
 		}
+	}
+}
+
+// values are latencies in a Distribution with k6's percentile rule.
+type values []float64
+
+func (v values) Count() int64                 { return int64(len(v)) }
+func (v values) Rank(r int64) float64         { return v[r-1] }
+func (v values) Percentile(p float64) float64 { return metrics.Percentile(v.Count(), v.Rank, p) }
+
+// DataNodes reads each row with its distribution's own rule and unit, and asks addr only for the
+// rows without an address.
+func TestDataNodesOfRows(t *testing.T) {
+	ms := values{1, 2, 3, 4, 100}
+	got := DataNodes([]Row{
+		{UUID: "a", Mode: "grpc", Attempts: ms, Failed: 1, RTT: values{0.1, 0.3}, Retransmits: 4, Unit: time.Millisecond},
+		{UUID: "b", Mode: "grpc", Addr: "h:2", Attempts: values{2000, 4000}, Unit: time.Microsecond},
+	}, func(uuid string, mode echo.Mode) string { return uuid + "@" + string(mode) })
+	if len(got) != 2 {
+		t.Fatalf("got %+v", got)
+	}
+	a, b := got[0], got[1]
+	if a.Addr != "a@grpc" || a.Mode != "" || a.Attempts != 5 || a.Failed != 1 || a.P50 != 3*time.Millisecond ||
+		a.P99 != 96160*time.Microsecond || a.RTT != 200*time.Microsecond || !a.HasRTT || a.Retransmits != 4 {
+		t.Errorf("a: %+v", a)
+	}
+	if a.Latencies.Above(4*time.Millisecond) != 1 {
+		t.Errorf("a's latencies: %d above 4 ms", a.Latencies.Above(4*time.Millisecond))
+	}
+	if b.Addr != "h:2" || b.P50 != 3*time.Millisecond || b.HasRTT {
+		t.Errorf("b: %+v", b)
+	}
+	if DataNodes(nil, nil) != nil {
+		t.Error("DataNodes of no rows")
 	}
 }

@@ -1,4 +1,4 @@
-package dnstats
+package slowdatanode
 
 import (
 	"math"
