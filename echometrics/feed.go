@@ -33,7 +33,10 @@ type feedShard struct {
 	_       [32]byte // keep neighbouring shards' locks off one cache line
 }
 
-type tagKey struct{ pipeline, datanode, result string }
+type tagKey struct {
+	pipeline, datanode, result string
+	attempts                   int
+}
 
 // NewFeed returns a feed of m's samples, tagged with fixed plus each call's pipeline, DataNode and result
 // and the session's mode (one mode: the freon command sends one request).
@@ -49,7 +52,7 @@ func NewFeed(out metrics.Pusher, m *Set, fixed *metrics.Tags, mode echo.Mode) *F
 func (f *Feed) Record(worker uint64, now time.Time, r *echo.Result) {
 	s := &f.shards[worker%feedShards]
 	s.mu.Lock()
-	k := tagKey{r.Pipeline, r.DataNode.UUID, r.Label}
+	k := tagKey{r.Pipeline, r.DataNode.UUID, r.Label, AttemptSamples(r)}
 	tags, ok := s.tags[k]
 	if !ok {
 		if len(s.tags) >= maxTagSets {
@@ -64,6 +67,11 @@ func (f *Feed) Record(worker uint64, now time.Time, r *echo.Result) {
 	n := len(s.samples)
 	s.samples = s.samples[:n+SamplesPerCall]
 	f.m.Fill(s.samples[n:], now, tags, nil, r)
+	if a := AttemptSamples(r); a > 0 {
+		// A retried call's attempts: a few more samples, beyond the batch's planned room if need be.
+		s.samples = append(s.samples, make([]metrics.Sample, a)...)
+		f.m.FillAttempts(s.samples[len(s.samples)-a:], now, f.fixed, nil, r, f.mode)
+	}
 	var full []metrics.Sample
 	if len(s.samples)+SamplesPerCall > cap(s.samples) {
 		full, s.samples = s.samples, nil

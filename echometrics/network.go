@@ -19,9 +19,10 @@ type Network struct {
 }
 
 // NewNetwork returns the sample maker for one session, its samples tagged with base (FixedTags
-// and the caller's) and the DataNode.
-func NewNetwork(m *Set, base *metrics.Tags) *Network {
-	return &Network{m: m, base: base, last: map[string]uint64{}, tags: map[string]*metrics.Tags{}}
+// and the caller's), the session's mode (its transport's connections are the ones measured) and
+// the DataNode.
+func NewNetwork(m *Set, base *metrics.Tags, mode echo.Mode) *Network {
+	return &Network{m: m, base: base.With(TagMode, string(mode)), last: map[string]uint64{}, tags: map[string]*metrics.Tags{}}
 }
 
 // Samples returns the samples of one tick.

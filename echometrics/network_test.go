@@ -4,8 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/dnstats"
-	"github.com/dnecho/dnecho/engine/ingest"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/ozone/datanode"
 	"github.com/dnecho/dnecho/ozone/echo"
@@ -18,7 +16,7 @@ func TestNetworkSamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := NewNetwork(m, metrics.NewTags(map[string]string{"testid": "x"}))
+	n := NewNetwork(m, metrics.NewTags(map[string]string{"testid": "x"}), echo.ModeGRPC)
 	a, b := datanode.DataNode{UUID: "a", Addr: "h:1"}, datanode.DataNode{UUID: "b", Addr: "h:2"}
 	at := time.Unix(100, 0)
 	type want struct {
@@ -42,51 +40,12 @@ func TestNetworkSamples(t *testing.T) {
 			s := got[j]
 			dn, _ := s.Tags.Get(TagDataNode)
 			id, _ := s.Tags.Get("testid")
+			if mode, _ := s.Tags.Get(TagMode); mode != "grpc" {
+				t.Errorf("tick %d sample %d: mode %q, want the session's", i, j, mode)
+			}
 			if s.Metric.Name != w.metric || dn != w.dn || s.Value != w.v || id != "x" || !s.Time.Equal(at) {
 				t.Errorf("tick %d sample %d: %s{%s} %v (testid %q), want %s{%s} %v", i, j, s.Metric.Name, dn, s.Value, id, w.metric, w.dn, w.v)
 			}
 		}
-	}
-}
-
-// DataNodes reads the per-DataNode breakdowns of a run's snapshot.
-func TestDataNodes(t *testing.T) {
-	reg := metrics.NewRegistry()
-	m, err := Register(reg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := ingest.New(ingest.Options{})
-	for _, name := range PerDataNode {
-		c.TrackBreakdown(name, TagDataNode)
-	}
-	tags := func(uuid string) *metrics.Tags { return metrics.NewTags(map[string]string{TagDataNode: uuid}) }
-	var batch []metrics.Sample
-	for i := 1; i <= 100; i++ {
-		batch = append(batch,
-			metrics.Sample{Metric: m.Duration, Value: float64(i) / 10, Tags: tags("b")},
-			metrics.Sample{Metric: m.Duration, Value: 2, Tags: tags("a")})
-	}
-	batch = append(batch,
-		metrics.Sample{Metric: m.RTT, Value: 0.5, Tags: tags("b")},
-		metrics.Sample{Metric: m.Retransmits, Value: 4, Tags: tags("b")},
-		metrics.Sample{Metric: m.Retransmits, Value: 1, Tags: tags("b")})
-	c.PushSamples(batch)
-	got := DataNodes(c.Snapshot(), map[string]string{"a": "h:1"})
-	want := []dnstats.DataNode{
-		{UUID: "a", Addr: "h:1", Calls: 100, P50: 2 * time.Millisecond, P99: 2 * time.Millisecond},
-		// k6's percentile rule: rank (n−1)·p, interpolated.
-		{UUID: "b", Calls: 100, P50: 5050 * time.Microsecond, P99: 9901 * time.Microsecond, RTT: 500 * time.Microsecond, HasRTT: true, Retransmits: 5},
-	}
-	if len(got) != len(want) {
-		t.Fatalf("got %+v", got)
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("DataNode %d: got %+v\nwant %+v", i, got[i], want[i])
-		}
-	}
-	if DataNodes(ingest.New(ingest.Options{}).Snapshot(), nil) != nil {
-		t.Error("DataNodes of a run without calls")
 	}
 }

@@ -58,7 +58,7 @@ func StartOutputs(cfg OutputsConfig) (*Outputs, error) {
 		interval = DefaultFeedInterval
 	}
 	o := &Outputs{
-		set: cfg.Set, feed: NewFeed(cfg.Set, m, cfg.Tags, cfg.Mode), net: NewNetwork(m, cfg.Tags), vus: vus, n: float64(cfg.VUs),
+		set: cfg.Set, feed: NewFeed(cfg.Set, m, cfg.Tags, cfg.Mode), net: NewNetwork(m, cfg.Tags, cfg.Mode), vus: vus, n: float64(cfg.VUs),
 		stop: make(chan struct{}), done: make(chan struct{}),
 	}
 	go o.loop(interval)

@@ -8,18 +8,37 @@ import (
 	"github.com/dnecho/dnecho/internal/quantile"
 )
 
-// GroupStats summarise the tasks of one group (Outcome.Group): for dn-echo, the calls one
-// DataNode answered. Latencies are in nanoseconds, as in LatencyStats, with Dropwizard's
-// percentile rule; they are the tasks' own Outcome.Latency.
+// GroupStats summarise the tasks of one group (Outcome.Group, or the parts of Outcome.Parts): for
+// dn-echo, the attempts that went to one DataNode. Latencies are in nanoseconds, as in
+// LatencyStats, with Dropwizard's percentile rule; they are the tasks' own Outcome.Latency, or
+// the parts' own.
 type GroupStats struct {
 	Group string
-	// Count counts the group's timed tasks, failed ones included; Failures the failed ones.
+	// Count counts the group's timed tasks and parts, failed ones included; Failures the failed
+	// ones.
 	Count, Failures int64
 	Median, P99     float64
 	Max             int64
 	// Exact is false when the group recorded more than groupExactCap latencies, so that its
 	// percentiles come from an HDR histogram (3 significant digits).
 	Exact bool
+	// Latencies are the group's latencies, for readers that need more than Median and P99.
+	Latencies Latencies
+}
+
+// Latencies are a group's latencies (ns), read as the report reads its own: Dropwizard's
+// percentile rule.
+type Latencies struct{ u *quantile.Union }
+
+// Count is the number of latencies.
+func (l Latencies) Count() int64 { return l.u.Count() }
+
+// Rank is the r-th smallest latency (1-based, 1..Count).
+func (l Latencies) Rank(r int64) float64 { return l.u.Rank(r) }
+
+// Percentile is the p-th percentile (0 to 100) by Dropwizard's rule, as Median and P99 are.
+func (l Latencies) Percentile(p float64) float64 {
+	return uniformQuantile(p/100, l.u.Count(), l.u.Rank)
 }
 
 // groupExactCap is how many latencies a group keeps exactly over all workers (8 bytes each, so
@@ -87,7 +106,7 @@ func mergeGroups(recs []*recorder) []GroupStats {
 			Group: name, Count: u.Count(), Failures: failures[name],
 			Median: uniformQuantile(0.5, u.Count(), u.Rank),
 			P99:    uniformQuantile(0.99, u.Count(), u.Rank),
-			Max:    int64(u.Max()), Exact: u.Exact(),
+			Max:    int64(u.Max()), Exact: u.Exact(), Latencies: Latencies{u},
 		})
 	}
 	slices.SortFunc(out, func(a, b GroupStats) int { return strings.Compare(a.Group, b.Group) })

@@ -154,3 +154,30 @@ func TestGeneratorOptionList(t *testing.T) {
 		t.Errorf("an option list without --verbose:\n%s%s", console, text)
 	}
 }
+
+// A task of several parts counts each part in its own group, with its own latency and outcome,
+// instead of the task in its Group; the run's statistics still take the task's latency.
+func TestGroupsOfParts(t *testing.T) {
+	res := mustRun(t, context.Background(), runConfig{Threads: 2, NumberOfTests: 100},
+		func(_ context.Context, id int) Outcome {
+			if id%2 == 0 {
+				return Outcome{Group: "b", Latency: time.Millisecond}
+			}
+			// "a" fails after 10 ms, then "b" answers 1 ms later.
+			return Outcome{Group: "b", Latency: 11 * time.Millisecond, Parts: []Part{
+				{Group: "a", Latency: 10 * time.Millisecond, Failed: true}, {Group: "b", Latency: time.Millisecond}}}
+		})
+	if len(res.Groups) != 2 {
+		t.Fatalf("groups %+v", res.Groups)
+	}
+	a, b := res.Groups[0], res.Groups[1]
+	if a.Group != "a" || a.Count != 50 || a.Failures != 50 || a.Median != 10e6 {
+		t.Errorf("group a: %+v", a)
+	}
+	if b.Group != "b" || b.Count != 100 || b.Failures != 0 || b.Max != int64(time.Millisecond) {
+		t.Errorf("group b: %+v, want its 100 parts of 1 ms", b)
+	}
+	if res.Latency.Count != 100 || res.Latency.Max != int64(11*time.Millisecond) {
+		t.Errorf("run: %d tasks, max %d", res.Latency.Count, res.Latency.Max)
+	}
+}

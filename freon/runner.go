@@ -28,6 +28,17 @@ type Outcome struct {
 	// Group, when not "", puts the task in a group whose latencies are also summarised apart
 	// (Result.Groups): for dn-echo, the DataNode that answered. The runner does not interpret it.
 	Group string
+	// Parts, when set, go to the groups instead of the task's Group and Latency: a task made of
+	// several parts (for dn-echo, attempts on several DataNodes) counts each in its own group,
+	// with its own latency and outcome.
+	Parts []Part
+}
+
+// Part is one part of a task, as Outcome.Parts books it in a group.
+type Part struct {
+	Group   string
+	Latency time.Duration
+	Failed  bool
 }
 
 // Clock is the runner's time source; tests inject a fake one.
@@ -215,7 +226,10 @@ func (r *taskRunner) finish(ctx context.Context, rec *recorder, taskID int, out 
 		return true
 	}
 	rec.record(latency, r.cfg.Clock.Now().Sub(r.start))
-	if out.Group != "" {
+	for _, p := range out.Parts {
+		rec.groups.add(p.Group, p.Latency, p.Failed)
+	}
+	if out.Group != "" && out.Parts == nil {
 		rec.groups.add(out.Group, out.Latency, out.Err != nil)
 	}
 	if out.Err != nil {

@@ -10,13 +10,16 @@
  * - `dnecho_reqs` (Counter): calls;
  * - `dnecho_req_failed` (Rate): 1 for a failed call, 0 for SUCCESS;
  * - `dnecho_data_sent`, `dnecho_data_received` (Counter, bytes): protobuf message bytes, also counted in
- *   the iteration's `data_sent` / `data_received`.
+ *   the iteration's `data_sent` / `data_received`;
+ * - `dnecho_attempt_duration` (Trend, ms): only for a call retried on other DataNodes (gRPC), one sample
+ *   per attempt: its own part of the call's `dnecho_req_duration`, tagged with the DataNode it went to
+ *   and its own `result` (the per-DataNode block counts each attempt at its DataNode).
  *
  * Tags of those samples: the VU's tags (scenario, group, exec.vu.metrics.tags, run tags), then the
  * Client's `tags`, then `datanode` (uuid of the DataNode that answered or failed last; with `ratis` the
  * leader), `container`, `pipeline`, `result` (see {@link EchoResult.result}), `stream` (`new` | `reuse`)
- * and `mode` (`grpc` | `ratis-read` | `ratis-write`), then the call's `tags`. Later ones win on equal
- * names.
+ * and `mode` (`grpc` | `ratis-read` | `ratis-write`), `attempts` (the DataNodes tried, only on a call
+ * that tried more than one), then the call's `tags`. Later ones win on equal names.
  *
  * Metrics of the network watch, which starts at a Client's first call and reads the kernel's view of
  * each DataNode connection every 250 ms (Linux), one sample per DataNode with a live connection; tags:

@@ -198,6 +198,13 @@ func (c *client) record(res echo.Result, req echoCall, mode echo.Mode, vuTags *m
 		tags = tags.Merge(req.tags)
 	}
 	push(c.inst.metrics, c.inst.vu, end, tags, meta, &res)
+	if n := echometrics.AttemptSamples(&res); n > 0 {
+		base := vuTags.Merge(c.tags.fixed)
+		if req.tags != nil {
+			base = base.Merge(req.tags)
+		}
+		c.inst.metrics.FillAttempts(c.inst.vu.Reserve(n), end, base, meta, &res, mode)
+	}
 	if res.Err != nil && req.throw {
 		return nil, fmt.Errorf("dnecho: echo to DataNode %s (%s) failed: %s: %s",
 			res.DataNode.UUID, res.DataNode.Addr, res.Label, res.Message)

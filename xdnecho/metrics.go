@@ -55,13 +55,15 @@ type tagKey struct {
 	datanode string
 	result   string
 	mode     echo.Mode
+	attempts int // of a call that tried more than one DataNode; 0 otherwise
 }
 
 // maxCachedTagSets bounds a tagCache. A script that sets a fresh VU tag on every iteration would
 // otherwise grow it without end; the cache then just rebuilds.
 const maxCachedTagSets = 256
 
-// tagCache builds a Client's sample tags once per (VU tags, pipeline, DataNode, result, mode) in one VU, so
+// tagCache builds a Client's sample tags once per (VU tags, pipeline, DataNode, result, mode,
+// attempts) in one VU, so
 // the success path of a call neither merges tags nor allocates.
 type tagCache struct {
 	fixed *metrics.Tags // client tags overridden by container and stream
@@ -76,7 +78,7 @@ func newTagCache(fixed *metrics.Tags) tagCache {
 
 // get returns the tags of a call: the VU's tags, then the client's, then dnecho's own.
 func (c *tagCache) get(vu *metrics.Tags, r *echo.Result, mode echo.Mode) *metrics.Tags {
-	k := tagKey{vu: vu, pipeline: r.Pipeline, datanode: r.DataNode.UUID, result: r.Label, mode: mode}
+	k := tagKey{vu: vu, pipeline: r.Pipeline, datanode: r.DataNode.UUID, result: r.Label, mode: mode, attempts: echometrics.AttemptSamples(r)}
 	if k == c.last && c.tags != nil {
 		return c.tags
 	}

@@ -7,7 +7,6 @@ import (
 	"github.com/dnecho/dnecho/echometrics"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/metrics"
-	"github.com/dnecho/dnecho/ozone/datanode"
 	"github.com/dnecho/dnecho/ozone/echo"
 )
 
@@ -35,7 +34,7 @@ func (w *netWatches) watch(sess *echo.Session, t *modules.Test, m *echometrics.S
 	if w.stops == nil {
 		w.stops = map[*echo.Session]func(){}
 	}
-	samples := echometrics.NewNetwork(m, tags)
+	samples := echometrics.NewNetwork(m, tags, sess.Mode())
 	w.stops[sess] = sess.WatchNetwork(echo.DefaultNetworkInterval, func(tick []echo.NetworkSample) {
 		if batch := samples.Samples(tick); len(batch) > 0 {
 			t.Pusher.PushSamples(batch)
@@ -62,17 +61,22 @@ func (w *netWatches) stop() {
 // the test calls it before its outputs stop; Close calls it too.
 func (r *Root) StopNetwork() { r.net.stop() }
 
-// DataNodes returns the members of the pipelines of the run's watched sessions (every session
-// that made calls), by uuid: the addresses the per-DataNode block shows.
-func (r *Root) DataNodes() map[string]datanode.DataNode {
+// Addrs returns the addresses of the members of the pipelines of the run's watched sessions
+// (every session that made calls), as they are now, by uuid and mode: the addresses the
+// per-DataNode block shows, the gRPC port for grpc calls and the Ratis port for Ratis calls.
+func (r *Root) Addrs() func(uuid string, mode echo.Mode) string {
 	r.net.mu.Lock()
 	sessions := append([]*echo.Session(nil), r.net.sessions...)
 	r.net.mu.Unlock()
-	out := map[string]datanode.DataNode{}
+	addrs := map[[2]string]string{}
 	for _, s := range sessions {
+		transport := s.Spec().Transport
+		if transport == "" {
+			transport = echo.TransportGRPC
+		}
 		for _, dn := range s.Members() {
-			out[dn.UUID] = dn
+			addrs[[2]string{dn.UUID, string(transport)}] = dn.Addr
 		}
 	}
-	return out
+	return func(uuid string, mode echo.Mode) string { return addrs[[2]string{uuid, string(mode.Transport())}] }
 }

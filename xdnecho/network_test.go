@@ -9,6 +9,7 @@ import (
 	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/minitest"
+	"github.com/dnecho/dnecho/ozone/echo"
 )
 
 // A Client's session is watched once, however many VUs make the Client: each tick gives every
@@ -43,10 +44,11 @@ export default function () { client.echo(); }`, clusterEnv(c))
 	}
 	testwait.Eventually(t, 10*time.Second, "an RTT sample of every DataNode", func() bool { return len(seen()) == 3 })
 	rn.root.StopNetwork()
-	addrs := rn.root.DataNodes()
+	addr := rn.root.Addrs()
 	for _, dn := range c.DataNodes() {
-		if !seen()[dn.UUID()] || addrs[dn.UUID()].Addr != dn.Addr() {
-			t.Errorf("DataNode %s (%s): RTT seen %v, address %q", dn.UUID(), dn.Addr(), seen()[dn.UUID()], addrs[dn.UUID()].Addr)
+		if !seen()[dn.UUID()] || addr(dn.UUID(), echo.ModeGRPC) != dn.Addr() || addr(dn.UUID(), echo.ModeRatisRead) != "" {
+			t.Errorf("DataNode %s (%s): RTT seen %v, address %q (Ratis %q)", dn.UUID(), dn.Addr(), seen()[dn.UUID()],
+				addr(dn.UUID(), echo.ModeGRPC), addr(dn.UUID(), echo.ModeRatisRead))
 		}
 	}
 	if n := len(rn.out.ByName(echometrics.TCPRetransmits)); n == 0 {

@@ -13,7 +13,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dnecho/dnecho/dnstats"
 	"github.com/dnecho/dnecho/engine/aggregate"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/output"
@@ -21,6 +20,7 @@ import (
 	"github.com/dnecho/dnecho/engine/summary"
 	"github.com/dnecho/dnecho/engine/ui"
 	"github.com/dnecho/dnecho/internal/exitcode"
+	"github.com/dnecho/dnecho/slowdatanode"
 )
 
 // envAggregator is the environment form of `dnecho run --aggregator`, so that a TestRun can set
@@ -86,7 +86,7 @@ failed otherwise (103, 105, 107, ...), 105 interrupted, 255 an instance was lost
 			if err != nil {
 				return err
 			}
-			return runAggregate(sig, s, f, aggregateDataNodes{opts: slow})
+			return runAggregate(sig, s, f, slowdatanode.Report{Options: slow})
 		},
 	}
 	fl := cmd.Flags()
@@ -99,13 +99,13 @@ failed otherwise (103, 105, 107, ...), 105 interrupted, 255 an instance was lost
 	fl.StringVar(&f.report, "report", "", "write the whole test's HTML report to FILE")
 	fl.StringVar(&f.summaryMode, "summary-mode", "compact", "end-of-test summary: compact, full, legacy (k6's pre-v1 layout) or disabled")
 	fl.BoolVar(&f.noColor, "no-color", false, "no ANSI colours")
-	fl.Float64Var(&f.slowFactor, "slow-factor", dnstats.DefaultSlowFactor, aggregateSlowFactorUsage)
+	fl.Float64Var(&f.slowFactor, "slow-factor", slowdatanode.DefaultSlowFactor, aggregateSlowFactorUsage)
 	fl.StringVar(&f.tlsCert, "tls-cert", "", "serve TLS with this PEM certificate (with --tls-key; runners trust its CA with --aggregator-ca)")
 	fl.StringVar(&f.tlsKey, "tls-key", "", "the PEM private key of --tls-cert")
 	return cmd
 }
 
-func runAggregate(sig *signals, s streams, f *aggregateFlags, dns aggregateDataNodes) error {
+func runAggregate(sig *signals, s streams, f *aggregateFlags, dns slowdatanode.Report) error {
 	mode, err := summary.ParseMode(f.summaryMode)
 	if err != nil {
 		return withCode(exitcode.InvalidConfig, fmt.Errorf("--summary-mode: %w", err))
@@ -120,7 +120,7 @@ func runAggregate(sig *signals, s streams, f *aggregateFlags, dns aggregateDataN
 	}
 	var report *dashboard.Output
 	// The instances' samples name DataNodes by uuid only: no addresses for the report's verdict.
-	charts := dashboardCharts(dns.opts, nil)
+	charts := dns.Charts()
 	if f.report != "" {
 		if report, err = dashboard.New(output.Params{Arg: "port=-1&export=" + f.report, Logger: log, Charts: charts}); err != nil {
 			return withCode(exitcode.InvalidConfig, fmt.Errorf("--report: %w", err))
@@ -134,7 +134,7 @@ func runAggregate(sig *signals, s streams, f *aggregateFlags, dns aggregateDataN
 	if report != nil {
 		o.Samples, o.Thresholds = samplesTo{report}, report.SetThresholds
 	}
-	dns.configure(&o)
+	configureDataNodes(&o, dns)
 	o.Token = environ()[envAggregatorToken]
 	if o.Token == "" && !isLoopback(ln.Addr()) {
 		log.Warn(fmt.Sprintf("%s is unset: anyone who reaches %s can join the test and sway its verdict", envAggregatorToken, ln.Addr()))

@@ -13,12 +13,12 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
-	"github.com/dnecho/dnecho/dnstats"
 	"github.com/dnecho/dnecho/engine/options"
 	"github.com/dnecho/dnecho/freon"
 	"github.com/dnecho/dnecho/internal/exitcode"
 	"github.com/dnecho/dnecho/ozone/config"
 	"github.com/dnecho/dnecho/ozone/echo"
+	"github.com/dnecho/dnecho/slowdatanode"
 )
 
 // Exit statuses of the freon command (internal/exitcode): Failure when any task failed or the
@@ -92,12 +92,12 @@ type dnEchoFlags struct {
 	out           []string
 	tags          []string
 	failOnLoss    bool
-	slow          dnstats.Options
+	slow          slowdatanode.Options
 	global        *freonGlobals
 }
 
 func newDNEchoCommand(sig *signals, s streams, g *freonGlobals) *cobra.Command {
-	f := &dnEchoFlags{run: freon.DefaultOptions(), slow: dnstats.DefaultOptions(), global: g}
+	f := &dnEchoFlags{run: freon.DefaultOptions(), slow: slowdatanode.DefaultOptions(), global: g}
 	cmd := &cobra.Command{
 		Use:     "dn-echo",
 		Aliases: []string{"dne"},
@@ -187,8 +187,7 @@ func (f *dnEchoFlags) addFlags(cmd *cobra.Command) {
 	fl.StringArrayVar(&f.tags, "tag", nil, "run tag `NAME=VALUE` added to every -o sample, as dnecho run --tag does (repeatable;\n"+
 		"default K6_TAGS=NAME:VALUE,..., k6's form)")
 	fl.BoolVar(&f.failOnLoss, "fail-on-output-loss", false, "exit 111 when an output dropped samples (by default it is only reported)")
-	fl.Float64Var(&f.slow.SlowFactor, "slow-factor", f.slow.SlowFactor, fmt.Sprintf("name a DataNode slow after the report when its p99 is more than this many times the median p99\n"+
-		"of the other DataNodes (each with at least %d calls; docs/slow-datanode.md)", dnstats.DefaultMinCalls))
+	fl.Float64Var(&f.slow.SlowFactor, "slow-factor", f.slow.SlowFactor, "name a DataNode slow after the report when "+slowdatanode.RuleHelp)
 	sf.add(echo.FieldUser, "user", "", "name", "", "user name for Hadoop RPC (default $HADOOP_USER_NAME or the OS user)")
 	sf.addKerberos()
 }
@@ -251,12 +250,13 @@ func runDNEcho(sig *signals, s streams, f *dnEchoFlags, fl *pflag.FlagSet) error
 			return withCode(exitUsage, err)
 		}
 	}
-	outSet, err := openFreonOutputs(outSpecs, env, s, logw, dashboardCharts(f.slow, func() map[string]string {
+	charts := slowdatanode.Report{Options: f.slow, Addrs: func() func(string, echo.Mode) string {
 		if d := watched.Load(); d != nil {
-			return d.addrMap()
+			return d.addr
 		}
 		return nil
-	}), f.run.Length())
+	}}.Charts()
+	outSet, err := openFreonOutputs(outSpecs, env, s, logw, charts, f.run.Length())
 	if err != nil {
 		return err
 	}
@@ -286,7 +286,7 @@ func runDNEcho(sig *signals, s streams, f *dnEchoFlags, fl *pflag.FlagSet) error
 		Task: func(ctx context.Context, taskID int) freon.Outcome {
 			r := sess.Echo(ctx, uint64(taskID))
 			outs.record(taskID, &r)
-			return freon.Outcome{Latency: r.Latency, Err: r.Err, Label: r.Label, Interrupted: r.Interrupted, Group: dns.group(&r)}
+			return dns.outcome(&r)
 		},
 	}.Run(sig.soft)
 	if err != nil {

@@ -5,26 +5,28 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dnecho/dnecho/dnstats"
 	"github.com/dnecho/dnecho/freon"
+	"github.com/dnecho/dnecho/ozone/datanode"
 	"github.com/dnecho/dnecho/ozone/echo"
+	"github.com/dnecho/dnecho/slowdatanode"
 )
 
-// freonDataNodes gathers dn-echo's per-DataNode figures: the session's network watch while the
-// run goes, the address of each DataNode a call reached, and at the end freon's per-group
-// latencies (a call's group is its DataNode's uuid), which dnstats turns into the per-DataNode
-// block and the slow-DataNode verdict after the report.
+// freonDataNodes wires dn-echo's per-DataNode block and verdict (slowdatanode.Report): the
+// session's network watch while the run goes, the address of each DataNode a call reached, and
+// at the end freon's per-group latencies (a call's group is its DataNode's uuid; a retried
+// call's attempts each go to their own DataNode's group), the report's rows.
 type freonDataNodes struct {
-	opts  dnstats.Options
-	net   dnstats.Network
-	addrs sync.Map // uuid → address, from the calls (the watch has them too, where TCP_INFO is read)
-	stop  func()
+	report slowdatanode.Report
+	net    slowdatanode.Network
+	addrs  sync.Map // uuid → address, from the calls (the watch has them too, where TCP_INFO is read)
+	stop   func()
 }
 
 // watchDataNodes starts the session's network watch, whose ticks also go to the -o outputs
 // (outs may be nil); the appendix stops it, or stop when the run could not start.
-func watchDataNodes(sess *echo.Session, opts dnstats.Options, outs *freonOutputs) *freonDataNodes {
-	d := &freonDataNodes{opts: opts}
+func watchDataNodes(sess *echo.Session, opts slowdatanode.Options, outs *freonOutputs) *freonDataNodes {
+	d := &freonDataNodes{}
+	d.report = slowdatanode.Report{Options: opts, Addrs: func() func(string, echo.Mode) string { return d.addr }}
 	d.stop = sess.WatchNetwork(echo.DefaultNetworkInterval, func(tick []echo.NetworkSample) {
 		d.net.Add(tick)
 		outs.recordNetwork(tick)
@@ -32,25 +34,40 @@ func watchDataNodes(sess *echo.Session, opts dnstats.Options, outs *freonOutputs
 	return d
 }
 
-// group is the call's Outcome.Group: its DataNode's uuid ("" when no DataNode was reached).
-func (d *freonDataNodes) group(r *echo.Result) string {
-	if r.DataNode.UUID == "" {
-		return ""
+// outcome is the call's freon.Outcome: its latency for the report, and for the per-DataNode
+// figures its DataNode's uuid (its group), or with retries each attempt's own part at the
+// DataNode it went to.
+func (d *freonDataNodes) outcome(r *echo.Result) freon.Outcome {
+	out := freon.Outcome{Latency: r.Latency, Err: r.Err, Label: r.Label, Interrupted: r.Interrupted, Group: d.group(r.DataNode)}
+	if len(r.Earlier) > 0 {
+		out.Parts = make([]freon.Part, 0, len(r.Earlier)+1)
+		for _, a := range r.Earlier {
+			out.Parts = append(out.Parts, freon.Part{Group: d.group(a.DataNode), Latency: a.Latency, Failed: true})
+		}
+		out.Parts = append(out.Parts, freon.Part{Group: out.Group, Latency: r.LastLatency(), Failed: r.Err != nil})
 	}
-	if _, ok := d.addrs.Load(r.DataNode.UUID); !ok {
-		d.addrs.Store(r.DataNode.UUID, r.DataNode.Addr)
-	}
-	return r.DataNode.UUID
+	return out
 }
 
-// appendix is the generator's Appendix: the per-DataNode block, then the verdict, each one entry.
+// group is the group of an attempt to dn: its uuid ("" when no DataNode was reached).
+func (d *freonDataNodes) group(dn datanode.DataNode) string {
+	if dn.UUID == "" {
+		return ""
+	}
+	if _, ok := d.addrs.Load(dn.UUID); !ok {
+		d.addrs.Store(dn.UUID, dn.Addr)
+	}
+	return dn.UUID
+}
+
+// appendix is the generator's Appendix: the report's, from the run's groups.
 func (d *freonDataNodes) appendix(res *freon.Result) []string {
 	d.stop()
-	dns := d.dataNodes(res)
-	if len(dns) == 0 {
-		return nil
+	var rows []slowdatanode.Row
+	for _, g := range res.Groups {
+		rows = append(rows, slowdatanode.Row{UUID: g.Group, Attempts: g.Latencies, Failed: g.Failures, Unit: time.Nanosecond})
 	}
-	return []string{strings.Join(dnstats.Block(dns), "\n"), strings.Join(dnstats.Judge(dns, d.opts).Lines(), "\n")}
+	return d.report.Appendix(d.net.Fill(rows))
 }
 
 // text is the appendix as the report text of the web dashboard's export shows it.
@@ -62,25 +79,9 @@ func (d *freonDataNodes) text(res *freon.Result) string {
 	return "\n" + strings.Join(entries, "\n") + "\n"
 }
 
-// dataNodes are the per-DataNode figures of the run, in uuid order.
-func (d *freonDataNodes) dataNodes(res *freon.Result) []dnstats.DataNode {
-	var dns []dnstats.DataNode
-	for _, g := range res.Groups {
-		dn := dnstats.DataNode{UUID: g.Group, Calls: g.Count, P50: time.Duration(g.Median), P99: time.Duration(g.P99)}
-		if a, ok := d.addrs.Load(g.Group); ok {
-			dn.Addr = a.(string)
-		}
-		dns = append(dns, dn)
-	}
-	return d.net.Fill(dns)
-}
-
-// addrMap is the addresses the calls have reached so far, by uuid.
-func (d *freonDataNodes) addrMap() map[string]string {
-	out := map[string]string{}
-	d.addrs.Range(func(k, v any) bool {
-		out[k.(string)] = v.(string)
-		return true
-	})
-	return out
+// addr is the address of the DataNode uuid as the calls reached it: one session, one mode.
+func (d *freonDataNodes) addr(uuid string, _ echo.Mode) string {
+	a, _ := d.addrs.Load(uuid)
+	s, _ := a.(string)
+	return s
 }

@@ -175,7 +175,7 @@ func checkReport(t *testing.T, browser *teststore.Browser, e summaryExport) {
 
 // checkNetworkChart checks the report's network chart (a network and a DataNode series per
 // DataNode, named by short uuid, with values in ms), its per-DataNode table (3 rows, RTT
-// measured) and the verdict (one of dnstats' lines).
+// measured) and the verdict (one of slowdatanode's lines).
 func checkNetworkChart(t *testing.T, series, legends []string, rows [][]string, verdict string) {
 	t.Helper()
 	short := regexp.MustCompile(`^[0-9a-f]{4}… (network|DataNode)$`)
@@ -188,7 +188,7 @@ func checkNetworkChart(t *testing.T, series, legends []string, rows [][]string, 
 			break
 		}
 	}
-	if len(rows) != 3 || len(rows[0]) != 7 || rows[0][4] == "–" {
+	if len(rows) != 3 || len(rows[0]) != 8 || rows[0][5] == "–" {
 		t.Errorf("per-DataNode rows %q: want 3 with an RTT p50", rows)
 	}
 	if !strings.HasPrefix(verdict, "No slow DataNode") && !strings.HasPrefix(verdict, "SLOW DATANODE") {

@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/dnecho/dnecho/dnstats"
 	"github.com/dnecho/dnecho/echometrics"
 	"github.com/dnecho/dnecho/engine/ingest"
 	"github.com/dnecho/dnecho/engine/js/modules"
@@ -27,6 +26,7 @@ import (
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
 	"github.com/dnecho/dnecho/ozone/echo"
+	"github.com/dnecho/dnecho/slowdatanode"
 	dnechoext "github.com/dnecho/dnecho/xdnecho"
 )
 
@@ -140,8 +140,8 @@ and stops it at the end.`,
 	fl.BoolVar(&f.failOnOutputLoss, "fail-on-output-loss", false, "exit with code 111 when an output dropped samples (also "+envFailOnOutputLoss+"=true)")
 	fl.BoolVar(&f.vuMemoryCheck, "vu-memory-check", true, "refuse (exit 104) more VUs than the memory limit (GOMEMLIMIT, cgroup) or the free memory holds at ~"+
 		vumemory.Size(vumemory.PerVU)+" per VU; false starts anyway (also "+envVUMemoryCheck+"=false)")
-	fl.Float64Var(&f.slowFactor, "slow-factor", dnstats.DefaultSlowFactor, fmt.Sprintf("name a DataNode slow in the summary (and count it in dnecho_slow_datanodes) when its p99 is more than\n"+
-		"this many times the median p99 of the other DataNodes, each with at least %d calls (also %s)", dnstats.DefaultMinCalls, envSlowFactor))
+	fl.Float64Var(&f.slowFactor, "slow-factor", slowdatanode.DefaultSlowFactor, "name a DataNode slow in the summary (and count it in dnecho_slow_datanodes) when\n"+
+		slowdatanode.RuleHelp+" (also "+envSlowFactor+")")
 	fl.StringVar(&f.summaryExport, "summary-export", "", "write the end-of-test summary as JSON to FILE")
 	fl.StringVar(&f.summaryMode, "summary-mode", options.DefaultSummaryMode, "end-of-test summary: compact, full, legacy (k6's pre-v1 layout) or disabled")
 	fl.BoolVar(&f.noSummary, "no-summary", false, "no end-of-test summary, as --summary-mode=disabled (also K6_NO_SUMMARY)")
@@ -254,16 +254,16 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 	if err != nil {
 		return err
 	}
-	dns := &runDataNodes{defaults: defaults, opts: slow}
+	dns := newRunDataNodes(defaults, slow)
 	cfg := runner.Config{
 		Layers: layers, Env: scriptEnv, SystemEnv: sysEnv,
 		Stdout: s.out, Stderr: s.err, StdoutTTY: outTTY, StderrTTY: errTTY,
-		Logger: log, ConsoleLogger: cl.console, Display: disp, Hard: sig.hard, Breakdowns: dnechoBreakdowns(), Charts: dashboardCharts(slow, dns.addrs),
+		Logger: log, ConsoleLogger: cl.console, Display: disp, Hard: sig.hard, Breakdowns: dnechoBreakdowns(), Charts: dns.report.Charts(),
 		StartDelayMetric: echometrics.IterationStartDelay,
 		Remote:           remoteModules(log),
 		Modules:          map[string]modules.Factory{dnechoext.ImportPath: dns.factory},
 		EndOfTest:        dns.endOfTest,
-		DuringTest:       dns.duringTest,
+		DuringTest:       dns.report.DuringTest,
 		FailOnOutputLoss: failOnLoss,
 		NoVUMemoryCheck:  !vuMemoryCheck,
 		Control:          api.control,
@@ -303,13 +303,14 @@ func boolSetting(cmd *cobra.Command, env map[string]string, flag, envName string
 	return b, nil
 }
 
-// dnechoBreakdowns asks the summary for the k6/x/dnecho metrics per DataNode.
+// dnechoBreakdowns asks the summary for the k6/x/dnecho metrics per DataNode, and the
+// per-DataNode block and verdict for theirs (slowdatanode.Breakdowns).
 func dnechoBreakdowns() []ingest.ByTag {
 	var b []ingest.ByTag
 	for _, m := range dnechoext.PerDataNode {
 		b = append(b, ingest.ByTag{Metric: m, Tag: dnechoext.TagDataNode})
 	}
-	return b
+	return append(b, slowdatanode.Breakdowns...)
 }
 
 // layers builds the option layers other than the script's: config file, environment, flags.

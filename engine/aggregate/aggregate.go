@@ -129,7 +129,7 @@ func New(o Options) *Aggregator {
 	}
 	collector := ingest.New(ingest.Options{Builtins: b})
 	for _, bd := range o.Breakdowns {
-		collector.TrackBreakdown(bd.Metric, bd.Tag)
+		collector.TrackByTag(bd)
 	}
 	return &Aggregator{o: o, log: log, reg: reg, builtins: b, charted: charted, computed: computed, testTags: metrics.NewTags(nil),
 		collector: collector,
@@ -250,38 +250,27 @@ func (a *Aggregator) elapsed() time.Duration {
 	return d
 }
 
-// watch runs DuringTest and evaluates the thresholds every interval; an abortOnFail failure
-// stops every instance.
+// watch runs DuringTest and evaluates the thresholds, once the first instance brought them,
+// every interval; an abortOnFail failure stops every instance, and DuringTest goes on.
 func (a *Aggregator) watch(ctx context.Context) {
-	t := time.NewTicker(a.o.Interval)
-	defer t.Stop()
-	for {
-		var now time.Time
-		select {
-		case <-ctx.Done():
-			return
-		case now = <-t.C:
-		}
-		a.duringTest(now)
-		a.mu.Lock()
-		ths, aborted := a.ths, a.aborted
-		a.mu.Unlock()
-		if ths == nil || aborted {
-			continue
-		}
-		if r := ths.Evaluate(a.collector, a.elapsed(), false); r.Abort {
-			a.abort(ctx, r)
-		}
-	}
+	threshold.Watch{Set: a.thresholds, Source: a.collector, Elapsed: a.elapsed, Interval: a.o.Interval, Tick: a.duringTest,
+		OnAbort: func(err error) { a.abort(ctx, err) }, TickAfterAbort: true}.Run(ctx)
+}
+
+// thresholds are the whole test's thresholds; nil until the first instance brings them.
+func (a *Aggregator) thresholds() *threshold.Set {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.ths
 }
 
 // abort stops every instance that has not ended.
-func (a *Aggregator) abort(ctx context.Context, r threshold.Result) {
+func (a *Aggregator) abort(ctx context.Context, err error) {
 	a.mu.Lock()
 	a.aborted = true
 	list := append([]*instance(nil), a.instances...)
 	a.mu.Unlock()
-	a.log.Error(r.Err().Error() + " (on the whole test): stopping every instance")
+	a.log.Error(err.Error() + " (on the whole test): stopping every instance")
 	var wg sync.WaitGroup
 	for _, in := range list {
 		if !in.ended() {

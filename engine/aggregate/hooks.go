@@ -3,7 +3,6 @@ package aggregate
 import (
 	"time"
 
-	"github.com/dnecho/dnecho/engine/ingest"
 	"github.com/dnecho/dnecho/engine/summary"
 )
 
@@ -12,7 +11,7 @@ func (a *Aggregator) duringTest(now time.Time) {
 	if a.o.DuringTest == nil {
 		return
 	}
-	a.o.DuringTest(a.end(a.collector.BreakdownsOf(a.o.Breakdowns), now))
+	a.o.DuringTest(a.collector.DuringTest(a.o.Breakdowns, a.reg, now, a.testTags))
 }
 
 // endOfTest calls Options.EndOfTest once every instance has ended, before the final
@@ -21,9 +20,5 @@ func (a *Aggregator) endOfTest() []summary.Section {
 	if a.o.EndOfTest == nil {
 		return nil
 	}
-	return a.o.EndOfTest(a.end(a.collector.Snapshot(), time.Now()))
-}
-
-func (a *Aggregator) end(snap *ingest.Snapshot, now time.Time) ingest.End {
-	return ingest.End{Snapshot: snap, Registry: a.reg, Push: a.collector, Time: now, Tags: a.testTags}
+	return a.o.EndOfTest(a.collector.EndOfTest(a.reg, time.Now(), a.testTags))
 }

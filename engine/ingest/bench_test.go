@@ -47,8 +47,12 @@ func BenchmarkIngest(b *testing.B) {
 // — the module's five metrics and the four iteration builtins, sharing one tag set — through per-VU buffers, with
 // the per-datanode breakdowns the runner asks for. ns/op is per iteration (nine samples).
 func benchmarkIteration(b *testing.B, fold bool) {
-	for _, producers := range []int{1, 32} {
-		b.Run(fmt.Sprintf("producers=%d", producers), func(b *testing.B) {
+	for _, tc := range []struct {
+		producers int
+		and       bool // also breakdowns by datanode and further tags, as dnecho's per-DataNode block asks
+	}{{1, false}, {32, false}, {1, true}} {
+		producers := tc.producers
+		b.Run(fmt.Sprintf("producers=%d/and=%v", producers, tc.and), func(b *testing.B) {
 			f := newFixture(b, Options{})
 			var ms []*metrics.Metric
 			for _, d := range []struct {
@@ -64,6 +68,11 @@ func benchmarkIteration(b *testing.B, fold bool) {
 			}
 			for _, m := range []string{"extmod_req_duration", "extmod_reqs", "extmod_req_failed"} {
 				f.c.TrackBreakdown(m, "datanode")
+			}
+			if tc.and {
+				for _, m := range []string{"extmod_req_duration", "extmod_req_failed"} {
+					f.c.TrackByTag(ByTag{Metric: m, Tag: "datanode", And: []string{"mode", "attempts"}})
+				}
 			}
 			f.c.Track(ms[1])
 			iter := []*metrics.Metric{f.rtt, ms[0], ms[1], ms[2], ms[3], f.b.DataSent, f.b.DataReceived, f.b.Iterations, f.b.IterationDuration}

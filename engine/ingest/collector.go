@@ -47,7 +47,7 @@ type Collector struct {
 	order      []*series
 	byName     map[string]metrics.Sink // parents and sub-metrics, by sink name
 	subs       map[string][]metrics.Submetric
-	breakdowns map[string][]string // metric name → tag keys
+	breakdowns map[string][]ByTag // by metric name
 	tree       *checkTree
 	outputs    []Output
 	filter     *tagFilter // SetEnabledSystemTags; nil: every tag is kept
@@ -80,7 +80,7 @@ func New(opts Options) *Collector {
 		series:     map[*metrics.Metric]*series{},
 		byName:     map[string]metrics.Sink{},
 		subs:       map[string][]metrics.Submetric{},
-		breakdowns: map[string][]string{},
+		breakdowns: map[string][]ByTag{},
 		tree:       newCheckTree(),
 	}
 }
@@ -128,19 +128,28 @@ func (c *Collector) TrackSubmetric(sm metrics.Submetric) {
 // module's req_duration by its server tag). The metric need not be registered yet; samples pushed before
 // the call are not counted.
 func (c *Collector) TrackBreakdown(metricName, key string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if slices.Contains(c.breakdowns[metricName], key) {
+	c.TrackByTag(ByTag{Metric: metricName, Tag: key})
+}
+
+// TrackByTag aggregates b.Metric separately for each value of b.Tag, or of b.Tag and b.And together
+// (TrackBreakdown). More than MaxAnd further tags are not tracked.
+func (c *Collector) TrackByTag(b ByTag) {
+	if len(b.And) > MaxAnd {
 		return
 	}
-	c.breakdowns[metricName] = append(c.breakdowns[metricName], key)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if slices.ContainsFunc(c.breakdowns[b.Metric], func(o ByTag) bool { return o.key() == b.key() }) {
+		return
+	}
+	c.breakdowns[b.Metric] = append(c.breakdowns[b.Metric], b)
 	for m, s := range c.series {
 		switch {
-		case m.Name != metricName:
+		case m.Name != b.Metric:
 		case s == nil:
 			delete(c.series, m) // cached as "not sunk": let lookup decide again
 		default:
-			s.addBreakdown(key)
+			s.addBreakdown(b)
 		}
 	}
 	c.nRecent = 0
@@ -162,8 +171,8 @@ func (c *Collector) track(m *metrics.Metric) *series {
 	for _, sm := range c.subs[m.Name] {
 		s.addSub(sm, c.byName)
 	}
-	for _, k := range c.breakdowns[m.Name] {
-		s.addBreakdown(k)
+	for _, b := range c.breakdowns[m.Name] {
+		s.addBreakdown(b)
 	}
 	return s
 }

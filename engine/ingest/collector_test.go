@@ -1,7 +1,9 @@
 package ingest
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -266,5 +268,48 @@ func TestSharedTagSets(t *testing.T) {
 	}
 	if it, _ := snap.Sink("iterations"); it.(*metrics.CounterSink).Sum != 9 {
 		t.Errorf("iterations: %v", it.(*metrics.CounterSink).Sum)
+	}
+}
+
+// A breakdown by a tag and further tags keeps one sink per combination of their values, a
+// missing further tag counting as "" and a missing first tag leaving the sample out; pushed
+// samples and merged deltas (a distributed test's) land alike. The summary lists none of it.
+func TestBreakdownByTags(t *testing.T) {
+	by := ByTag{Metric: "extmod_req_duration", Tag: "datanode", And: []string{"mode", "attempts"}}
+	samples := []map[string]string{
+		{"datanode": "a", "mode": "grpc"}, {"datanode": "a", "mode": "grpc"}, {"datanode": "a", "mode": "ratis"},
+		{"datanode": "a", "mode": "grpc", "attempts": "2"}, {"datanode": "b"}, {"mode": "grpc"},
+	}
+	want := map[string]int64{"a|grpc|": 2, "a|ratis|": 1, "a|grpc|2": 1, "b||": 1}
+	for _, viaDelta := range []bool{false, true} {
+		f := newFixture(t, Options{})
+		f.c.TrackByTag(by)
+		f.c.TrackBreakdown(by.Metric, by.Tag)
+		for i, tags := range samples {
+			s := smp(f.rtt, float64(i), tags)
+			if !viaDelta {
+				f.c.PushSamples([]metrics.Sample{s})
+				continue
+			}
+			ds := metrics.NewDeltaSink(f.rtt)
+			ds.Add(s)
+			d := ds.Take()
+			f.c.AddDelta(f.rtt, s.Tags, &d)
+		}
+		snap := f.c.Snapshot()
+		b, ok := snap.By(by)
+		if !ok {
+			t.Fatalf("delta %v: no breakdown by %+v", viaDelta, by)
+		}
+		got := map[string]int64{}
+		for _, v := range b.Values {
+			got[v.Value+"|"+strings.Join(v.And, "|")] = v.Sink.(*metrics.TrendSink).Count()
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("delta %v: %v, want %v", viaDelta, got, want)
+		}
+		if one, ok := snap.Breakdown(by.Metric, by.Tag); !ok || len(one.Values) != 2 || one.And != nil {
+			t.Errorf("delta %v: the breakdown by datanode alone %+v", viaDelta, one)
+		}
 	}
 }

@@ -41,21 +41,11 @@ func (s *series) merge(tags *metrics.Tags, d *metrics.Delta) {
 		}
 	}
 	for _, b := range s.breakdowns {
-		v, ok := tags.Get(b.key)
-		if !ok {
-			continue
-		}
-		sink := b.byValue[v]
-		if sink == nil {
-			if len(b.order) >= s.maxValues {
-				b.overflow += d.N
-				continue
+		if v, ok := b.values(tags); ok {
+			if sink := b.sink(s.metric, v, s.maxValues, d.N); sink != nil {
+				sink.MergeDelta(d)
 			}
-			sink = metrics.NewSink(s.metric)
-			b.byValue[v] = sink
-			b.order = append(b.order, v)
 		}
-		sink.MergeDelta(d)
 	}
 }
 

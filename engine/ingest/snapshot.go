@@ -23,17 +23,21 @@ type Series struct {
 	Sink      metrics.Sink
 }
 
-// Breakdown is one metric aggregated per value of one tag.
+// Breakdown is one metric aggregated per value of one tag (Key), or per combination of values of
+// Key and of the tags And.
 type Breakdown struct {
 	Metric   *metrics.Metric
 	Key      string
+	And      []string
 	Values   []TagSink // first-seen order
 	Overflow int64     // samples with a value beyond the cap, not aggregated
 }
 
-// TagSink is the sink of one tag value of a breakdown.
+// TagSink is the sink of one tag value of a breakdown: Value is Key's, And the And tags' ("" for
+// a tag a sample lacked).
 type TagSink struct {
 	Value string
+	And   []string
 	Sink  metrics.Sink
 }
 
@@ -68,9 +72,14 @@ func (s *Snapshot) Sink(name string) (metrics.Sink, bool) {
 
 // Breakdown returns the breakdown of metric by tag key, if tracked.
 func (s *Snapshot) Breakdown(metric, key string) (Breakdown, bool) {
-	for _, b := range s.Breakdowns {
-		if b.Metric.Name == metric && b.Key == key {
-			return b, true
+	return s.By(ByTag{Metric: metric, Tag: key})
+}
+
+// By returns the breakdown b names, if tracked.
+func (s *Snapshot) By(b ByTag) (Breakdown, bool) {
+	for _, bd := range s.Breakdowns {
+		if bd.Metric.Name == b.Metric && (ByTag{Tag: bd.Key, And: bd.And}).key() == b.key() {
+			return bd, true
 		}
 	}
 	return Breakdown{}, false
@@ -79,14 +88,19 @@ func (s *Snapshot) Breakdown(metric, key string) (Breakdown, bool) {
 // GroupBy returns a copy of metric's breakdown by tag key (for example a module's req_duration
 // by its server tag). ok is false if TrackBreakdown was not called for it or no sample arrived yet.
 func (c *Collector) GroupBy(metric, key string) (Breakdown, bool) {
+	return c.groupBy(ByTag{Metric: metric, Tag: key})
+}
+
+// groupBy returns a copy of the breakdown by names, as GroupBy does.
+func (c *Collector) groupBy(by ByTag) (Breakdown, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for m, s := range c.series {
-		if s == nil || m.Name != metric {
+		if s == nil || m.Name != by.Metric {
 			continue
 		}
 		for _, b := range s.breakdowns {
-			if b.key == key {
+			if b.by.key() == by.key() {
 				return b.copy(m), true
 			}
 		}
@@ -95,9 +109,13 @@ func (c *Collector) GroupBy(metric, key string) (Breakdown, bool) {
 }
 
 func (b *breakdown) copy(m *metrics.Metric) Breakdown {
-	out := Breakdown{Metric: m, Key: b.key, Overflow: b.overflow, Values: make([]TagSink, 0, len(b.order))}
+	out := Breakdown{Metric: m, Key: b.by.Tag, And: b.by.And, Overflow: b.overflow, Values: make([]TagSink, 0, len(b.order))}
 	for _, v := range b.order {
-		out.Values = append(out.Values, TagSink{Value: v, Sink: b.byValue[v].Clone()})
+		ts := TagSink{Value: v[0], Sink: b.byValue[v].Clone()}
+		if n := len(b.by.And); n > 0 {
+			ts.And = append([]string(nil), v[1:1+n]...)
+		}
+		out.Values = append(out.Values, ts)
 	}
 	return out
 }

@@ -98,13 +98,26 @@ func (t *TrendSink) Clamped() int64 { return t.store().Clamped() }
 // Exact reports whether percentiles are still computed from every value (as k6 does).
 func (t *TrendSink) Exact() bool { return t.store().Exact() }
 
+// Merge adds o's values, as adding each with Add would; o must contain the same kind of values.
+func (t *TrendSink) Merge(o *TrendSink) { t.store().Merge(o.store()) }
+
+// Rank returns the r-th smallest value (1-based, clamped to 1..Count), exact while the values are
+// kept, a histogram bucket's midpoint afterwards; 0 when empty. On a sink that is not a Clone it
+// may sort the retained values, so it needs the same exclusive access as Add.
+func (t *TrendSink) Rank(r int64) float64 { return t.store().Rank(r) }
+
 // Percentile returns p(N) with k6's definition: position (N/100)·(n−1) in the sorted values,
 // linearly interpolated between the two neighbours. N is clamped to [0, 100]; an empty sink gives
 // 0. On a sink that is not a Clone it may sort the retained values, so it needs the same exclusive
 // access as Add.
 func (t *TrendSink) Percentile(p float64) float64 {
 	s := t.store()
-	n := s.Count()
+	return Percentile(s.Count(), s.Rank, p)
+}
+
+// Percentile is p(N) of n values with k6's definition (TrendSink.Percentile), the r-th smallest
+// (1-based) being rank(r); 0 without values.
+func Percentile(n int64, rank func(int64) float64, p float64) float64 {
 	if n == 0 {
 		return 0
 	}
@@ -116,9 +129,9 @@ func (t *TrendSink) Percentile(p float64) float64 {
 	pos := p / 100 * float64(n-1)
 	lo := math.Floor(pos)
 	r := int64(lo) + 1 // 1-based rank of the lower neighbour
-	a := s.Rank(r)
+	a := rank(r)
 	if r >= n {
 		return a
 	}
-	return a + (pos-lo)*(s.Rank(r+1)-a)
+	return a + (pos-lo)*(rank(r+1)-a)
 }

@@ -1,5 +1,7 @@
 package output
 
+import "github.com/dnecho/dnecho/engine/metrics"
+
 // Charts names what the web dashboard, its report and the aggregator's report chart as calls:
 // a front end fills it with its protocol's metrics and tags (cmd/dnecho from echometrics). Left
 // empty, they chart the script's iterations and iteration_duration instead.
@@ -15,6 +17,17 @@ type Charts struct {
 	Network string
 	// Retransmits is a Counter tagged with Breakdown that the per-server table sums per value.
 	Retransmits string
+	// Attempt is a Trend (time) tagged with Breakdown and Result: the attempts of the calls that
+	// tried more than one server, each its own part of the call's Latency. The per-server table
+	// counts each attempt at its server; those calls' Latency samples, marked with the tag
+	// Retried, it leaves out.
+	Attempt, Retried string
+	// Mode, when set, is a tag of Latency, Attempt, Network and Retransmits that splits the
+	// per-server table: one row per server and mode.
+	Mode string
+	// Success is the Result value of a call or attempt that succeeded; the per-server table
+	// counts the others as failed.
+	Success string
 	// Judge, when set, judges the per-server figures of the whole test so far, in Breakdown
 	// order; the dashboard shows the lines it returns under its per-server table.
 	Judge func([]Server) []string
@@ -22,22 +35,25 @@ type Charts struct {
 	Short func(value string) string
 }
 
-// Server is one Breakdown value's figures over the whole test so far, as the dashboard gives
-// them to Charts.Judge. Times are in ms.
+// Server is one Breakdown value's (and Mode value's) figures over the whole test so far, as the
+// dashboard gives them to Charts.Judge: its sinks, live, to be read during the call only.
 type Server struct {
-	Name        string // the Breakdown value
-	Calls       int64  // Latency samples
-	P50, P99    float64
-	Network     float64 // p50 of Network; HasNetwork is false without a sample
-	HasNetwork  bool
+	Name string // the Breakdown value
+	Mode string // the Mode value ("" without Charts.Mode)
+	// Latency holds the attempts' latencies (ms): Latency samples of calls of one attempt and
+	// Attempt samples; Failed counts those whose Result is not Success.
+	Latency *metrics.TrendSink
+	Failed  int64
+	// Network holds the Network samples (ms), Retransmits the sum of Retransmits.
+	Network     *metrics.TrendSink
 	Retransmits float64
 }
 
-// Metrics lists the metrics the charts read: Latency, Requests, Network and Retransmits when
-// named, and the iteration metrics every script has.
+// Metrics lists the metrics the charts read: Latency, Requests, Network, Retransmits and Attempt
+// when named, and the iteration metrics every script has.
 func (c Charts) Metrics() []string {
 	var out []string
-	for _, m := range []string{c.Latency, c.Requests, c.Network, c.Retransmits} {
+	for _, m := range []string{c.Latency, c.Requests, c.Network, c.Retransmits, c.Attempt} {
 		if m != "" {
 			out = append(out, m)
 		}

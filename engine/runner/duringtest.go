@@ -3,7 +3,6 @@ package runner
 import (
 	"time"
 
-	"github.com/dnecho/dnecho/engine/ingest"
 	"github.com/dnecho/dnecho/engine/metrics"
 )
 
@@ -13,6 +12,5 @@ func (t *testRun) duringTest(now time.Time) {
 	if t.cfg.DuringTest == nil {
 		return
 	}
-	t.cfg.DuringTest(ingest.End{Snapshot: t.collector.BreakdownsOf(t.cfg.Breakdowns), Registry: t.reg, Push: t.collector, Time: now,
-		Tags: metrics.NewTags(t.opts.Tags)})
+	t.cfg.DuringTest(t.collector.DuringTest(t.cfg.Breakdowns, t.reg, now, metrics.NewTags(t.opts.Tags)))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/dnecho/dnecho/engine/threshold"
 	"sync"
 	"time"
 
@@ -144,7 +145,8 @@ func (t *testRun) runScenarios(ctx context.Context) error {
 			onAbort = func(error) {} // the aggregator judges aborts on the whole test
 		}
 		elapsed := func() time.Duration { return t.sched.InstanceStats().CurrentTestRunDuration }
-		wg.Go(func() { t.ths.Watch(watchCtx, t.collector, elapsed, 0, t.duringTest, onAbort) })
+		w := threshold.Watch{Set: func() *threshold.Set { return t.ths }, Source: t.collector, Elapsed: elapsed, Tick: t.duringTest, OnAbort: onAbort}
+		wg.Go(func() { w.Run(watchCtx) })
 	}
 	err := t.sched.Run(context.Background())
 	cancelWatch()

@@ -9,7 +9,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/dnecho/dnecho/engine/ingest"
 	"github.com/dnecho/dnecho/engine/js/groups"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/metrics"
@@ -67,10 +66,7 @@ func (t *testRun) endOfTest() {
 	if t.cfg.EndOfTest == nil || t.started.IsZero() {
 		return
 	}
-	t.sections = t.cfg.EndOfTest(ingest.End{
-		Snapshot: t.collector.Snapshot(), Registry: t.reg,
-		Push: t.collector, Time: t.ended, Tags: metrics.NewTags(t.opts.Tags),
-	})
+	t.sections = t.cfg.EndOfTest(t.collector.EndOfTest(t.reg, t.ended, metrics.NewTags(t.opts.Tags)))
 }
 
 // notWritten is the error of a run whose results were not all written, or nil when they were

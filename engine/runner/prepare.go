@@ -66,7 +66,7 @@ func (t *testRun) prepare(ctx context.Context) error {
 	t.collector = ingest.New(ingest.Options{Builtins: builtins, ThresholdsOnly: mode == summary.Disabled})
 	if mode != summary.Disabled || t.cfg.EndOfTest != nil || t.cfg.DuringTest != nil {
 		for _, b := range t.cfg.Breakdowns {
-			t.collector.TrackBreakdown(b.Metric, b.Tag)
+			t.collector.TrackByTag(b)
 		}
 	}
 	if err := t.load(ctx); err != nil {

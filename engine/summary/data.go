@@ -107,6 +107,9 @@ func Build(in Input) (*Data, error) {
 		d.Metrics = append(d.Metrics, m)
 	}
 	for _, b := range in.Snapshot.Breakdowns {
+		if len(b.And) > 0 {
+			continue // a front end's, for its hooks (ingest.ByTag)
+		}
 		for _, v := range b.Values {
 			suffix := b.Key + ":" + v.Value
 			name := b.Metric.Name + "{" + suffix + "}"

@@ -292,8 +292,8 @@ func TestWatch(t *testing.T) {
 		var ticks atomic.Int64
 		go func() {
 			defer close(done)
-			s.Watch(context.Background(), src, func() time.Duration { return time.Second }, time.Millisecond,
-				func(time.Time) { ticks.Add(1) }, func(err error) { aborted <- err })
+			Watch{Set: func() *Set { return s }, Source: src, Elapsed: func() time.Duration { return time.Second }, Interval: time.Millisecond,
+				Tick: func(time.Time) { ticks.Add(1) }, OnAbort: func(err error) { aborted <- err }}.Run(context.Background())
 		}()
 		time.Sleep(5 * time.Millisecond)
 		synctest.Wait()
@@ -323,7 +323,7 @@ func TestWatch(t *testing.T) {
 		stopped := make(chan struct{})
 		go func() {
 			defer close(stopped)
-			s.Watch(ctx, src, func() time.Duration { return 0 }, 0, nil, func(error) {})
+			Watch{Set: func() *Set { return s }, Source: src, Elapsed: func() time.Duration { return 0 }, OnAbort: func(error) {}}.Run(ctx)
 		}()
 		cancel()
 		<-stopped
@@ -339,14 +339,15 @@ func TestWatchTickBeforeEvaluation(t *testing.T) {
 		src := &lockedSinks{s: sinks{"extmod_req_failed": add(&metrics.RateSink{}, 0)}}
 		var ticks int
 		var abortedAt int
-		s.Watch(context.Background(), src, func() time.Duration { return time.Second }, time.Millisecond, func(time.Time) {
-			ticks++
-			if ticks == 3 {
-				src.mu.Lock()
-				add(src.s["extmod_req_failed"], 1, 1, 1)
-				src.mu.Unlock()
-			}
-		}, func(error) { abortedAt = ticks })
+		Watch{Set: func() *Set { return s }, Source: src, Elapsed: func() time.Duration { return time.Second }, Interval: time.Millisecond,
+			Tick: func(time.Time) {
+				ticks++
+				if ticks == 3 {
+					src.mu.Lock()
+					add(src.s["extmod_req_failed"], 1, 1, 1)
+					src.mu.Unlock()
+				}
+			}, OnAbort: func(error) { abortedAt = ticks }}.Run(context.Background())
 		if abortedAt != 3 {
 			t.Errorf("aborted at tick %d, want 3 (the tick that made the sink fail)", abortedAt)
 		}
@@ -354,13 +355,41 @@ func TestWatchTickBeforeEvaluation(t *testing.T) {
 		var none *Set
 		ctx, cancel := context.WithCancel(context.Background())
 		n := 0
-		none.Watch(ctx, src, func() time.Duration { return 0 }, time.Millisecond, func(time.Time) {
-			if n++; n == 4 {
-				cancel()
-			}
-		}, func(error) { t.Error("a nil Set aborted") })
+		Watch{Set: func() *Set { return none }, Source: src, Elapsed: func() time.Duration { return 0 }, Interval: time.Millisecond,
+			Tick: func(time.Time) {
+				if n++; n == 4 {
+					cancel()
+				}
+			}, OnAbort: func(error) { t.Error("a nil Set aborted") }}.Run(ctx)
 		if n != 4 {
 			t.Errorf("a nil Set ticked %d times, want 4", n)
+		}
+	})
+}
+
+// With TickAfterAbort the watch goes on ticking once it reported an abort, and evaluates
+// nothing more: one abort, then ticks until ctx ends (the aggregator's gauge while the
+// instances stop). The Set is read at every tick: one that arrives late is evaluated.
+func TestWatchTickAfterAbort(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv()
+		failing := mustSet(t, e, `{"extmod_req_failed":[{"threshold":"rate<0.5","abortOnFail":true}]}`)
+		src := &lockedSinks{s: sinks{"extmod_req_failed": add(&metrics.RateSink{}, 1, 1)}}
+		var set *Set
+		ctx, cancel := context.WithCancel(context.Background())
+		ticks, aborts := 0, 0
+		Watch{Set: func() *Set { return set }, Source: src, Elapsed: func() time.Duration { return time.Second }, Interval: time.Millisecond,
+			Tick: func(time.Time) {
+				ticks++
+				switch ticks {
+				case 2:
+					set = failing // the thresholds arrive
+				case 6:
+					cancel()
+				}
+			}, OnAbort: func(error) { aborts++ }, TickAfterAbort: true}.Run(ctx)
+		if ticks != 6 || aborts != 1 {
+			t.Errorf("%d ticks, %d aborts; want 6 ticks and the one abort of tick 2", ticks, aborts)
 		}
 	})
 }

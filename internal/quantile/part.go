@@ -132,14 +132,7 @@ func (s *Store) AddPart(p Part) {
 	if p.Count <= 0 {
 		return
 	}
-	if s.count == 0 || p.Min < s.min {
-		s.min = p.Min
-	}
-	if s.count == 0 || p.Max > s.max {
-		s.max = p.Max
-	}
-	s.count += p.Count
-	s.sum += p.Sum
+	s.addStats(p.Count, p.Sum, p.Min, p.Max)
 	fits := s.limit <= 0 || len(s.exact)+len(p.Exact) <= s.limit
 	if s.hist == nil && p.Buckets == nil && fits {
 		s.exact = append(s.exact, p.Exact...)
@@ -156,4 +149,34 @@ func (s *Store) AddPart(p Part) {
 	for _, b := range p.Buckets {
 		_ = s.hist.RecordValues(min(max(b.Value, 0), Highest), b.Count)
 	}
+}
+
+// Merge adds o's values to s, with the same result as adding each with Add (the kept values
+// while both are exact and fit, else the histogram). o must use s's scale; it is not changed.
+func (s *Store) Merge(o *Store) {
+	if o.hist == nil {
+		s.AddPart(Part{Count: o.count, Sum: o.sum, Min: o.min, Max: o.max, Exact: o.exact})
+		return
+	}
+	if o.count == 0 {
+		return
+	}
+	s.addStats(o.count, o.sum, o.min, o.max)
+	s.clamped += o.clamped
+	if s.hist == nil {
+		s.toHistogram()
+	}
+	s.hist.Merge(o.hist)
+}
+
+// addStats adds the exact figures of n more values: their sum, min and max.
+func (s *Store) addStats(n int64, sum, lo, hi float64) {
+	if s.count == 0 || lo < s.min {
+		s.min = lo
+	}
+	if s.count == 0 || hi > s.max {
+		s.max = hi
+	}
+	s.count += n
+	s.sum += sum
 }

@@ -59,3 +59,36 @@ func TestLowestEquivalent(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeLikeOneStore: two stores merged read as one store of all their values, whether each
+// is exact or has moved to its histogram, and whether the sum fits the exact limit.
+func TestMergeLikeOneStore(t *testing.T) {
+	for _, tc := range []struct{ a, b int }{{0, 0}, {0, 10}, {10, 0}, {300, 400}, {800, 800}, {5000, 30}, {30, 5000}, {4000, 6000}} {
+		rng := rand.New(rand.NewPCG(uint64(tc.a), uint64(tc.b)))
+		one, a, b := New(1024, 1e6), New(1024, 1e6), New(1024, 1e6)
+		for i := range tc.a + tc.b {
+			v := math.Exp(rng.NormFloat64())
+			if i%97 == 1 {
+				v = 5e9 // above the histogram's range (ms)
+			}
+			one.Add(v)
+			if i < tc.a {
+				a.Add(v)
+			} else {
+				b.Add(v)
+			}
+		}
+		a.Merge(b)
+		if one.Count() != a.Count() || one.Min() != a.Min() || one.Max() != a.Max() || one.Clamped() != a.Clamped() ||
+			one.Exact() != a.Exact() || math.Abs(one.Sum()-a.Sum()) > 1e-9*math.Abs(one.Sum()) {
+			t.Fatalf("%d+%d: one store count %d exact %v clamped %d; merged %d %v %d", tc.a, tc.b,
+				one.Count(), one.Exact(), one.Clamped(), a.Count(), a.Exact(), a.Clamped())
+		}
+		x, y := one.Clone(), a.Clone()
+		for r := int64(1); r <= x.Count(); r += 1 + x.Count()/500 {
+			if x.Rank(r) != y.Rank(r) {
+				t.Fatalf("%d+%d: rank %d is %v in one store, %v merged", tc.a, tc.b, r, x.Rank(r), y.Rank(r))
+			}
+		}
+	}
+}

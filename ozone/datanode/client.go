@@ -188,6 +188,7 @@ func (c *Client) Echo(ctx context.Context, p *Prepared) (Result, error) {
 
 	var res Result
 	var err error
+	mark := start // where the current attempt's own time starts
 	for i := first; i <= last; i++ {
 		m := c.members[i]
 		// Whether the caller's deadline, not Options.Timeout, bounds this attempt.
@@ -202,16 +203,29 @@ func (c *Client) Echo(ctx context.Context, p *Prepared) (Result, error) {
 		} else {
 			err = c.callNewStream(ctx, m, &res, p.reqs[i])
 		}
-		if err == nil || !retryable(ctx, err, callerBound) {
+		if err == nil || i == last || !retryable(ctx, err, callerBound) {
 			break
 		}
+		mark = res.retried(mark)
 	}
-	if res.answered.IsZero() {
-		res.RTT = time.Since(start)
-	} else {
-		res.RTT = res.answered.Sub(start)
-	}
+	res.RTT = res.end().Sub(start)
 	return res, err
+}
+
+// end is when the last attempt ended: its response, or now when none arrived.
+func (r *Result) end() time.Time {
+	if r.answered.IsZero() {
+		return time.Now()
+	}
+	return r.answered
+}
+
+// retried books the failed attempt that began at mark, as the call moves on to the next member,
+// and returns when it ended: where the next attempt's own time begins.
+func (r *Result) retried(mark time.Time) time.Time {
+	end := r.end()
+	r.Earlier = append(r.Earlier, Attempt{DataNode: r.DataNode, Took: end.Sub(mark), Code: r.Code, GRPCCode: r.GRPCCode})
+	return end
 }
 
 // retryable follows the Java client

@@ -197,8 +197,28 @@ func TestRetry(t *testing.T) {
 				if want := tt.attempts * proto.Size(NewEchoRequest(Request{ContainerID: 1, ReadOnly: true}, dns[0].UUID())); res.BytesSent != want {
 					t.Errorf("BytesSent %d, want %d", res.BytesSent, want)
 				}
+				checkEarlier(t, res, dns)
 			})
 		}
+	}
+}
+
+// checkEarlier checks that a call's Earlier are its failed attempts before the last, on the
+// members in order, and that their own times and the last attempt's make up its RTT.
+func checkEarlier(t *testing.T, res Result, dns []*dnsim.DataNode) {
+	t.Helper()
+	if len(res.Earlier) != res.Attempts-1 || (res.Attempts == 1 && res.Earlier != nil) {
+		t.Fatalf("%d attempts, Earlier %+v", res.Attempts, res.Earlier)
+	}
+	sum := res.LastTook()
+	for i, a := range res.Earlier {
+		if a.DataNode.UUID != dns[i].UUID() || a.Took <= 0 || (a.GRPCCode == codes.OK && a.Code == dnpb.Result_SUCCESS) {
+			t.Errorf("attempt %d: %+v, want a failure of %s", i+1, a, dns[i].UUID())
+		}
+		sum += a.Took
+	}
+	if res.LastTook() <= 0 || sum != res.RTT {
+		t.Errorf("last attempt %s, attempts add up to %s, RTT %s", res.LastTook(), sum, res.RTT)
 	}
 }
 

@@ -32,10 +32,34 @@ type Result struct {
 	BytesSent, BytesReceived int
 	// Attempts is the number of members tried (0 if none was).
 	Attempts int
+	// Earlier are the attempts before the last, in order; nil for a call of one attempt (the
+	// common case allocates nothing). Their Took and the last attempt's (LastTook) add up to RTT.
+	Earlier []Attempt
 
 	// answered is when the last attempt's response arrived (zero if none did): RTT ends there,
 	// not after the end-of-stream read that follows it.
 	answered time.Time
+}
+
+// Attempt is one failed attempt of a call that went on to another member.
+type Attempt struct {
+	// DataNode is the member it went to.
+	DataNode DataNode
+	// Took is its own part of the call's RTT: from the end of the attempt before it (the start
+	// of the call, slot wait included, for the first) to its failure or its failed response.
+	Took time.Duration
+	// Code and GRPCCode are its outcome, as Result's are the last attempt's.
+	Code     dnpb.Result
+	GRPCCode codes.Code
+}
+
+// LastTook is the last attempt's own part of RTT: all of it for a call of one attempt.
+func (r Result) LastTook() time.Duration {
+	t := r.RTT
+	for _, a := range r.Earlier {
+		t -= a.Took
+	}
+	return t
 }
 
 // OK reports whether the call succeeded.

@@ -81,6 +81,12 @@ func TestDeadline(t *testing.T) {
 			if err != nil || res.Attempts != 2 || res.DataNode.UUID != dns[1].UUID() {
 				t.Fatalf("stall on the first member: %+v %v, want success on the second", res, err)
 			}
+			// The member that timed out is charged its attempt, the whole deadline; the one that
+			// answered only its own part.
+			checkEarlier(t, res, dns)
+			if a := res.Earlier[0]; a.GRPCCode != codes.DeadlineExceeded || a.Took < 100*time.Millisecond {
+				t.Errorf("stall on the first member: attempts %+v, last %s of %s", res.Earlier, res.LastTook(), res.RTT)
+			}
 
 			dns[1].SetFaults(dnsim.Faults{Stall: true})
 			res, err = c.Echo(context.Background(), p)

@@ -46,10 +46,31 @@ type Result struct {
 	BytesSent, BytesReceived int
 	// Attempts is the number of members tried.
 	Attempts int
+	// Earlier are the attempts before the last, each with its own part of Latency, over gRPC;
+	// nil for a call of one attempt, and over Ratis, whose client retries inside one Raft call.
+	Earlier []Attempt
 	// Interrupted means the caller's context ended and the call failed because of it: it says
 	// nothing about the DataNode and is not a measurement (freon does not count it, the JS module
 	// emits no sample for it).
 	Interrupted bool
+}
+
+// Attempt is one failed attempt of a call that went on to another DataNode.
+type Attempt struct {
+	DataNode datanode.DataNode
+	// Latency is the attempt's own part of the call's Latency (datanode.Attempt.Took).
+	Latency time.Duration
+	// Label names its outcome, as Result.Label does the last attempt's.
+	Label string
+}
+
+// LastLatency is the last attempt's own part of Latency: all of it for a call of one attempt.
+func (r Result) LastLatency() time.Duration {
+	t := r.Latency
+	for _, a := range r.Earlier {
+		t -= a.Latency
+	}
+	return t
 }
 
 // OK reports whether the DataNode answered with SUCCESS.
@@ -61,6 +82,12 @@ func newResult(ctx context.Context, res datanode.Result, err error) Result {
 		Latency: res.RTT, Err: err, DataNode: res.DataNode,
 		BytesSent: res.BytesSent, BytesReceived: res.BytesReceived, Attempts: res.Attempts,
 		Label: label(res, err),
+	}
+	if len(res.Earlier) > 0 {
+		r.Earlier = make([]Attempt, len(res.Earlier))
+		for i, a := range res.Earlier {
+			r.Earlier[i] = Attempt{DataNode: a.DataNode, Latency: a.Took, Label: attemptLabel(a)}
+		}
 	}
 	if err != nil {
 		r.Message = res.Message
@@ -86,10 +113,7 @@ func label(res datanode.Result, err error) string {
 	case res.GRPCCode != codes.OK:
 		return datanode.CodeName(res.GRPCCode)
 	case res.Code != 0:
-		if name, ok := dnpb.Result_name[int32(res.Code)]; ok {
-			return name
-		}
-		return res.Code.String()
+		return resultName(res.Code)
 	case errors.Is(err, datanode.ErrNoReply):
 		return LabelNoReply
 	case raftLabel(err) != "":
@@ -100,6 +124,26 @@ func label(res datanode.Result, err error) string {
 		return datanode.CodeName(codes.DeadlineExceeded)
 	}
 	return datanode.CodeName(status.Code(err))
+}
+
+// attemptLabel names the outcome of a failed attempt as label does a call's: the gRPC status, else
+// the Ozone result of its answer, else no reply.
+func attemptLabel(a datanode.Attempt) string {
+	switch {
+	case a.GRPCCode != codes.OK:
+		return datanode.CodeName(a.GRPCCode)
+	case a.Code != 0:
+		return resultName(a.Code)
+	}
+	return LabelNoReply
+}
+
+// resultName is an Ozone result's name as the labels show it.
+func resultName(c dnpb.Result) string {
+	if name, ok := dnpb.Result_name[int32(c)]; ok {
+		return name
+	}
+	return c.String()
 }
 
 // raftLabel is the label of a Raft exception in err's chain, "" when there is none. It is a

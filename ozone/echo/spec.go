@@ -99,6 +99,14 @@ const (
 	ModeRatisWrite Mode = "ratis-write"
 )
 
+// Transport is the transport a call of the mode goes by.
+func (m Mode) Transport() Transport {
+	if m == ModeGRPC {
+		return TransportGRPC
+	}
+	return TransportRatis
+}
+
 // Cluster says where the cluster is: SCM addresses, or a configuration directory, or both.
 type Cluster struct {
 	// SCM lists SCM client addresses ("host:port", port 9860 when omitted). When set, the

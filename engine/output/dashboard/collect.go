@@ -88,8 +88,11 @@ func (c *collector) add(s *metrics.Sample) {
 		w.latency.add(s.Value)
 		if v, ok := c.tag(s, c.charts.Breakdown); ok {
 			w.tag(v).add(s.Value)
-			c.servers.get(v).latency.Add(*s)
 		}
+		c.addAttempt(s)
+	case c.charts.Attempt:
+		c.addAttempt(s)
+		return // counted at its call's Latency sample too
 	case c.charts.Network, c.charts.Retransmits:
 		c.addNetwork(w, s)
 		return // sampled apart from the calls: not where the test ends

@@ -2,6 +2,7 @@ package dashboard
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -130,15 +131,22 @@ func TestServerTable(t *testing.T) {
 		t.Fatalf("rows %+v, verdict %q", rows, verdict)
 	}
 	b := rows[1]
-	if b.Name != "b" || b.Label != "B" || b.Calls != 200 || *b.P50 != 10 || *b.P99 != 10 || *b.Network != 0.2 || *b.Rest != 9.8 || b.Retransmits != 5 {
+	if b.Name != "b" || b.Label != "B" || b.Attempts != 200 || *b.P50 != 10 || *b.P99 != 10 || *b.Network != 0.2 || *b.Rest != 9.8 || b.Retransmits != 5 {
 		t.Errorf("row b %+v", b)
 	}
-	if c := rows[2]; c.Calls != 0 || c.P50 != nil || *c.Network != 0.3 || c.Rest != nil {
+	if c := rows[2]; c.Attempts != 0 || c.P50 != nil || *c.Network != 0.3 || c.Rest != nil {
 		t.Errorf("row c (no calls) %+v", c)
 	}
-	want := output.Server{Name: "b", Calls: 200, P50: 10, P99: 10, Network: 0.2, HasNetwork: true, Retransmits: 5}
-	if len(judged) != 3 || judged[1] != want || judged[0].HasNetwork != true || judged[2].Calls != 0 {
-		t.Errorf("judged %+v, want b as %+v", judged, want)
+	// The judge gets each server's sinks: b's 200 latencies of 10 ms and its RTT samples.
+	if len(judged) != 3 {
+		t.Fatalf("judged %+v", judged)
+	}
+	if jb := judged[1]; jb.Name != "b" || jb.Latency.Count() != 200 || jb.Latency.Rank(200) != 10 || jb.Network.Percentile(50) != 0.2 ||
+		jb.Failed != 0 || jb.Retransmits != 5 {
+		t.Errorf("judged b: %+v", jb)
+	}
+	if judged[0].Network.Count() == 0 || judged[2].Latency.Count() != 0 {
+		t.Errorf("judged a %+v, c %+v", judged[0], judged[2])
 	}
 }
 
@@ -184,5 +192,54 @@ func TestReportHasTheNetworkChart(t *testing.T) {
 	}
 	if len(doc.Servers) != 1 || doc.Servers[0].Retransmits != 1 || *doc.Servers[0].Rest != 1.5 || len(doc.Verdict) != 1 {
 		t.Errorf("servers %+v, verdict %q", doc.Servers, doc.Verdict)
+	}
+}
+
+// With Attempt, Retried, Mode and Success, a row is a server and mode, and counts attempts: a
+// retried call's Latency sample counts nowhere, each of its Attempt samples at its own server,
+// failed unless its result is the success.
+func TestServerTableCountsAttempts(t *testing.T) {
+	start := time.Unix(1000, 0)
+	var judged []output.Server
+	charts := netCharts(&judged)
+	charts.Attempt, charts.Retried, charts.Mode, charts.Success = "attempt", "attempts", "mode", "OK"
+	c := newCollector(time.Second, start, new(atomic.Pointer[threshold.Set]), charts)
+	reg := metrics.NewRegistry()
+	lat := reg.MustNewMetric(LatencyMetric, metrics.Trend, metrics.Time)
+	att := reg.MustNewMetric("attempt", metrics.Trend, metrics.Time)
+	add := func(m *metrics.Metric, v float64, tags ...string) {
+		kv := map[string]string{}
+		for i := 0; i < len(tags); i += 2 {
+			kv[tags[i]] = tags[i+1]
+		}
+		c.add(&metrics.Sample{Metric: m, Time: start, Value: v, Tags: metrics.NewTags(kv)})
+	}
+	for range 150 {
+		add(lat, 1, ServerTag, "a", "mode", "grpc", ResultTag, "OK")
+	}
+	for range 20 { // a times out after 10 ms, b answers 0.5 ms later
+		add(lat, 10.5, ServerTag, "b", "mode", "grpc", ResultTag, "OK", "attempts", "2")
+		add(att, 10, ServerTag, "a", "mode", "grpc", ResultTag, "DEADLINE_EXCEEDED")
+		add(att, 0.5, ServerTag, "b", "mode", "grpc", ResultTag, "OK")
+	}
+	for range 10 {
+		add(lat, 3, ServerTag, "a", "mode", "ratis-write", ResultTag, "OK")
+	}
+	rows, _ := c.serverTable()
+	type row struct {
+		label          string
+		attempts, fail int64
+		p99            float64
+	}
+	var got []row
+	for _, r := range rows {
+		got = append(got, row{r.Label, r.Attempts, r.Failed, *r.P99})
+	}
+	want := []row{{"A grpc", 170, 20, 10}, {"A ratis-write", 10, 0, 3}, {"B grpc", 20, 0, 0.5}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("rows %v\nwant %v", got, want)
+	}
+	if len(judged) != 3 || judged[1].Mode != "ratis-write" || judged[2].Latency.Count() != 20 || judged[2].Latency.Rank(20) != 0.5 {
+		t.Errorf("judged %+v", judged)
 	}
 }

@@ -171,7 +171,7 @@
       var name = tr.insertCell();
       name.textContent = r.label;
       name.title = r.name;
-      [fmt(r.calls), ms(r.p50), ms(r.p99), ms(r.rtt), ms(r.rest), fmt(r.retrans)].forEach(function (v) {
+      [fmt(r.attempts), fmt(r.failed), ms(r.p50), ms(r.p99), ms(r.rtt), ms(r.rest), fmt(r.retrans)].forEach(function (v) {
         var c = tr.insertCell();
         c.className = "num";
         c.textContent = v;

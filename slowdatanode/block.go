@@ -1,26 +1,39 @@
-// Package dnstats turns per-DataNode figures — the echo latency percentiles of the calls each
-// DataNode answered and the kernel's view of the connections to it (smoothed RTT, retransmits) —
-// into the per-DataNode block both front ends print and the slow-DataNode verdict
-// (docs/slow-datanode.md). It measures nothing and has no clock: freon's per-group recorders, the
-// end-of-test metrics of `dnecho run` and the session's network watch (ozone/echo WatchNetwork)
-// feed it.
-package dnstats
+// Package slowdatanode is the per-DataNode block and the slow-DataNode verdict
+// (docs/slow-datanode.md) of every front end: the figures of each DataNode (and mode) — the
+// latency percentiles of the attempts that went to it and the kernel's view of the connections
+// to it (smoothed RTT, retransmits) —, the rule that names the slow ones, and Report, which gives
+// freon its appendix, `dnecho run` and `dnecho aggregate` their summary sections and
+// dnecho_slow_datanodes gauge, and the web dashboard its card. It measures nothing and has no
+// clock: freon's per-group recorders, the engine's per-DataNode breakdowns, the dashboard's sinks
+// and the session's network watch (ozone/echo WatchNetwork) feed it, each as Rows.
+package slowdatanode
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 )
 
-// DataNode is what one DataNode's calls and connections came to over a run.
+// DataNode is what the attempts that went to one DataNode, by one mode, and the connections to
+// it came to over a run: one row of the block.
 type DataNode struct {
 	// UUID identifies the DataNode; Addr is the address dialled ("" when unknown).
 	UUID, Addr string
-	// Calls counts the calls whose last attempt went to this DataNode, failed ones included.
-	Calls int64
-	// P50 and P99 are the echo latency percentiles of those calls.
+	// Mode is the mode of the attempts (grpc, ratis-read, ratis-write: the transport, and the
+	// port of Addr) when the run used more than one; "" otherwise.
+	Mode string
+	// Attempts counts the attempts that went to the DataNode: a call of one attempt is one, a
+	// call retried on other DataNodes counts one for each DataNode tried. Failed counts those
+	// that failed (every attempt but the last of a retried call did).
+	Attempts, Failed int64
+	// P50 and P99 are the percentiles of the attempts' own latencies: a call's latency when it
+	// made one attempt; with retries, the part of it each attempt took (echo.Result.Earlier).
 	P50, P99 time.Duration
+	// Latencies are those latencies, for the verdict's tail test; nil: its p99 cannot make it
+	// slow.
+	Latencies Latencies
 	// RTT is the p50 of the sampled smoothed round-trip times (tcpi_rtt) of the connections to
 	// the DataNode; HasRTT is false when none was sampled (TCP_INFO unreadable on this OS, or no
 	// connection was open at any tick).
@@ -39,12 +52,33 @@ func (d DataNode) DataNodeTime() time.Duration {
 
 // Name is the DataNode as the block and the verdict show it: the short uuid and the address,
 // or the whole uuid when the address is unknown (`dnecho aggregate`, whose samples carry only
-// the uuid): four characters alone may not tell DataNodes apart or find one in Ozone.
+// the uuid): four characters alone may not tell DataNodes apart or find one in Ozone. The mode
+// follows, when the row has one.
 func (d DataNode) Name() string {
-	if d.Addr == "" {
-		return d.UUID
+	where := d.Addr
+	if d.Mode != "" {
+		where = strings.TrimPrefix(where+", "+d.Mode, ", ")
 	}
-	return ShortUUID(d.UUID) + " (" + d.Addr + ")"
+	switch {
+	case d.Addr == "" && where == "":
+		return d.UUID
+	case d.Addr == "":
+		return d.UUID + " (" + where + ")"
+	}
+	return ShortUUID(d.UUID) + " (" + where + ")"
+}
+
+// oneMode drops the rows' mode when every row has the same one: it then tells them nothing.
+func oneMode(dns []DataNode) []DataNode {
+	for _, d := range dns {
+		if d.Mode != dns[0].Mode {
+			return dns
+		}
+	}
+	for i := range dns {
+		dns[i].Mode = ""
+	}
+	return dns
 }
 
 // shortUUIDLen is how much of a uuid the lines show; the address beside it tells DataNodes apart.
@@ -76,7 +110,7 @@ func Millis(d time.Duration) string {
 }
 
 // Legend says what the table's columns mean.
-const Legend = "latency in ms; RTT: p50 of the kernel's smoothed TCP RTT; DataNode time: echo p50 - RTT p50, never negative"
+const Legend = "latency of each attempt in ms; RTT: p50 of the kernel's smoothed TCP RTT; DataNode time: echo p50 - RTT p50, never negative"
 
 // BlockTitle is the first line of the per-DataNode block.
 const BlockTitle = "Per DataNode (" + Legend + "):"
@@ -91,12 +125,14 @@ func Block(dns []DataNode) []string {
 
 // Table is the per-DataNode table, a header and one row per DataNode in the given order, indented
 // by two; nil without DataNodes. A DataNode without network figures shows "-" for RTT and
-// DataNode time; one without an address shows "-" for it and its whole uuid (as Name).
+// DataNode time; one without an address shows "-" for it and its whole uuid (as Name). The mode
+// column is there when a row has a mode.
 func Table(dns []DataNode) []string {
 	if len(dns) == 0 {
 		return nil
 	}
-	rows := [][]string{{"datanode", "address", "calls", "p50", "p99", "RTT p50", "DataNode time", "retransmits"}}
+	modes := slices.ContainsFunc(dns, func(d DataNode) bool { return d.Mode != "" })
+	rows := [][]string{withMode(modes, []string{"datanode", "address", "attempts", "failed", "p50", "p99", "RTT p50", "DataNode time", "retransmits"}, "mode")}
 	for _, d := range dns {
 		rtt, dnTime := "-", "-"
 		if d.HasRTT {
@@ -106,10 +142,22 @@ func Table(dns []DataNode) []string {
 		if addr == "" {
 			uuid, addr = d.UUID, "-"
 		}
-		rows = append(rows, []string{uuid, addr, strconv.FormatInt(d.Calls, 10),
-			Millis(d.P50), Millis(d.P99), rtt, dnTime, strconv.FormatUint(d.Retransmits, 10)})
+		rows = append(rows, withMode(modes, []string{uuid, addr, strconv.FormatInt(d.Attempts, 10), strconv.FormatInt(d.Failed, 10),
+			Millis(d.P50), Millis(d.P99), rtt, dnTime, strconv.FormatUint(d.Retransmits, 10)}, d.Mode))
 	}
-	return table(rows, 2)
+	left := 2
+	if modes {
+		left = 3
+	}
+	return table(rows, left)
+}
+
+// withMode puts mode after the row's first column when the table has the mode column.
+func withMode(modes bool, row []string, mode string) []string {
+	if !modes {
+		return row
+	}
+	return slices.Insert(row, 1, mode)
 }
 
 // table aligns rows in columns two spaces apart, indented by two: the first left columns
@@ -143,4 +191,4 @@ func table(rows [][]string, left int) []string {
 }
 
 // errorf is fmt.Errorf under this package's prefix.
-func errorf(format string, a ...any) error { return fmt.Errorf("dnstats: "+format, a...) }
+func errorf(format string, a ...any) error { return fmt.Errorf("slowdatanode: "+format, a...) }

@@ -1,4 +1,4 @@
-package main
+package slowdatanode
 
 import (
 	"fmt"
@@ -7,11 +7,19 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/dnstats"
 	"github.com/dnecho/dnecho/echometrics"
 	"github.com/dnecho/dnecho/engine/ingest"
 	"github.com/dnecho/dnecho/engine/metrics"
 )
+
+// allBreakdowns are those `dnecho run` keeps: the summary's per DataNode and the report's.
+func allBreakdowns() []ingest.ByTag {
+	var b []ingest.ByTag
+	for _, m := range echometrics.PerDataNode {
+		b = append(b, ingest.ByTag{Metric: m, Tag: echometrics.TagDataNode})
+	}
+	return append(b, Breakdowns...)
+}
 
 // liveCollector is a collector as `dnecho run` keeps it, with the per-DataNode breakdowns of
 // calls calls to each of n DataNodes (DataNode 0 ten times slower) and 4 network ticks a second
@@ -24,13 +32,13 @@ func liveCollector(tb testing.TB, n, calls int) (*ingest.Collector, *metrics.Reg
 		tb.Fatal(err)
 	}
 	c := ingest.New(ingest.Options{})
-	for _, m := range echometrics.PerDataNode {
-		c.TrackBreakdown(m, echometrics.TagDataNode)
+	for _, b := range allBreakdowns() {
+		c.TrackByTag(b)
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	now := time.Now()
 	for dn := range n {
-		tags := metrics.NewTags(map[string]string{echometrics.TagDataNode: "dn-" + strconv.Itoa(dn)})
+		tags := metrics.NewTags(map[string]string{echometrics.TagDataNode: "dn-" + strconv.Itoa(dn), echometrics.TagMode: "grpc"})
 		scale := 1.0
 		if dn == 0 {
 			scale = 10
@@ -50,20 +58,15 @@ func liveCollector(tb testing.TB, n, calls int) (*ingest.Collector, *metrics.Reg
 // liveTick is one threshold period's work of the live gauge: the breakdowns copied from the
 // collector one at a time (as runner.testRun.breakdowns and the aggregator do), then judged
 // and the gauge pushed.
-func liveTick(c *ingest.Collector, reg *metrics.Registry, d aggregateDataNodes) {
-	snap := &ingest.Snapshot{}
-	for _, m := range echometrics.PerDataNode {
-		if b, ok := c.GroupBy(m, echometrics.TagDataNode); ok {
-			snap.Breakdowns = append(snap.Breakdowns, b)
-		}
-	}
-	d.duringTest(ingest.End{Snapshot: snap, Registry: reg, Push: c, Time: time.Now(), Tags: metrics.NewTags(nil)})
+func liveTick(c *ingest.Collector, reg *metrics.Registry, d Report) {
+	snap := c.BreakdownsOf(allBreakdowns())
+	d.DuringTest(ingest.End{Snapshot: snap, Registry: reg, Push: c, Time: time.Now(), Tags: metrics.NewTags(nil)})
 }
 
 // The live gauge counts the slow DataNode.
 func TestLiveTick(t *testing.T) {
 	c, reg := liveCollector(t, 3, 2000)
-	liveTick(c, reg, aggregateDataNodes{opts: dnstats.DefaultOptions()})
+	liveTick(c, reg, Report{Options: DefaultOptions()})
 	s, ok := c.Sink(echometrics.SlowDataNodes)
 	if !ok || s.(*metrics.GaugeSink).Value != 1 {
 		t.Fatalf("dnecho_slow_datanodes = %+v, want 1", s)
@@ -76,7 +79,7 @@ func BenchmarkLiveTick(b *testing.B) {
 	for _, tc := range []struct{ dns, calls int }{{3, 1000}, {3, 1_000_000}, {100, 100_000}} {
 		b.Run(fmt.Sprintf("datanodes=%d/calls=%d", tc.dns, tc.calls), func(b *testing.B) {
 			c, reg := liveCollector(b, tc.dns, tc.calls)
-			d := aggregateDataNodes{opts: dnstats.DefaultOptions()}
+			d := Report{Options: DefaultOptions()}
 			b.ReportAllocs()
 			for b.Loop() {
 				liveTick(c, reg, d)

@@ -1,10 +1,11 @@
-package dnstats
+package slowdatanode
 
 import (
 	"slices"
 	"sync"
 	"time"
 
+	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/internal/quantile"
 	"github.com/dnecho/dnecho/ozone/echo"
 )
@@ -50,17 +51,17 @@ func (n *Network) Add(samples []echo.NetworkSample) {
 	}
 }
 
-// Fill completes dns with the network figures: the address when unknown, the RTT p50 and the
-// retransmits. A DataNode the watch saw but no call reached is appended with its network figures
-// only, in uuid order.
-func (n *Network) Fill(dns []DataNode) []DataNode {
+// Fill completes freon's rows (one mode, values in ns) with the network figures: the address
+// when unknown, the RTT samples and the retransmits. A DataNode the watch saw but no call reached
+// is appended with its network figures only, in uuid order.
+func (n *Network) Fill(rows []Row) []Row {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	seen := map[string]bool{}
-	for i := range dns {
-		seen[dns[i].UUID] = true
-		if f := n.dns[dns[i].UUID]; f != nil {
-			f.fill(&dns[i])
+	for i := range rows {
+		seen[rows[i].UUID] = true
+		if f := n.dns[rows[i].UUID]; f != nil {
+			f.fill(&rows[i])
 		}
 	}
 	var extra []string
@@ -71,27 +72,25 @@ func (n *Network) Fill(dns []DataNode) []DataNode {
 	}
 	slices.Sort(extra)
 	for _, uuid := range extra {
-		d := DataNode{UUID: uuid}
-		n.dns[uuid].fill(&d)
-		dns = append(dns, d)
+		r := Row{UUID: uuid, Unit: time.Nanosecond}
+		n.dns[uuid].fill(&r)
+		rows = append(rows, r)
 	}
-	return dns
+	return rows
 }
 
-func (f *netFigures) fill(d *DataNode) {
-	if d.Addr == "" {
-		d.Addr = f.addr
+func (f *netFigures) fill(r *Row) {
+	if r.Addr == "" {
+		r.Addr = f.addr
 	}
-	d.Retransmits = f.retrans
-	if c := f.rtt.Count(); c > 0 {
-		d.RTT, d.HasRTT = time.Duration(medianRank(c, f.rtt.Rank)), true
-	}
+	r.Retransmits = f.retrans
+	r.RTT = rtts{f.rtt.Clone()}
 }
 
-// medianRank is the median of n ranked values (the mean of the middle two for an even n).
-func medianRank(n int64, rank func(int64) float64) float64 {
-	if n%2 == 1 {
-		return rank(n/2 + 1)
-	}
-	return (rank(n/2) + rank(n/2+1)) / 2
-}
+// rtts are a DataNode's RTT samples (ns) as a Distribution, with k6's percentile rule (its median
+// is the mean of the middle two of an even count).
+type rtts struct{ s *quantile.Store }
+
+func (r rtts) Count() int64                 { return r.s.Count() }
+func (r rtts) Rank(n int64) float64         { return r.s.Rank(n) }
+func (r rtts) Percentile(p float64) float64 { return metrics.Percentile(r.s.Count(), r.s.Rank, p) }
