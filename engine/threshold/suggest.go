@@ -38,8 +38,8 @@ func unknownMetric(name string, reg *metrics.Registry) string {
 // maxSuggestions. A typo comes first: the names nearest by edit distance, when that distance is
 // at most a sixth of the name's length (at least 1). Otherwise a word: the names that share the
 // most words (split on '_', after the synonyms) with it, other than its first word when it has
-// several, in its namespace (that first word: dnecho_echo_latency looks among dnecho_*). None
-// when nothing is close or too many are equally close.
+// several, in its namespace (that first word: dnecho_echo_latency looks among dnecho_*), and of
+// those the nearest by edit distance. None when nothing is close or too many are equally close.
 func suggest(name string, known []*metrics.Metric) []string {
 	names := make([]string, len(known))
 	for i, m := range known {
@@ -95,7 +95,24 @@ func sharedWords(name string, names []string) []string {
 			out = append(out, n)
 		}
 	}
-	return capped(out)
+	return closest(name, capped(out))
+}
+
+// closest keeps the names nearest to name by edit distance, sorted: of dnecho_req_duration and
+// dnecho_attempt_duration, which share as many words with dnecho_echo_latency, the first.
+func closest(name string, names []string) []string {
+	best := -1
+	var out []string
+	for _, n := range names {
+		d := editDistance(strings.ToLower(name), strings.ToLower(n))
+		switch {
+		case best < 0 || d < best:
+			best, out = d, []string{n}
+		case d == best:
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // capped is out when it is short enough to be a hint, else nothing.

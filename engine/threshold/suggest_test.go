@@ -20,6 +20,7 @@ func TestUnknownMetricHint(t *testing.T) {
 	}{
 		{"extmod_req_duration", metrics.Trend}, {"extmod_reqs", metrics.Counter}, {"extmod_req_failed", metrics.Rate},
 		{"extmod_data_sent", metrics.Counter}, {"extmod_tcp_rtt", metrics.Trend}, {"extmod_iteration_start_delay", metrics.Trend},
+		{"extmod_attempt_duration", metrics.Trend},
 	} {
 		reg.MustNewMetric(m.name, m.typ, metrics.Default)
 	}
