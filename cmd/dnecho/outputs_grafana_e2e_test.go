@@ -47,6 +47,10 @@ type runWant struct {
 	// single-instance run, and the slow DataNodes its verdict named (the most of any instance).
 	perDNP50, rttP50, rttCount, rttMax map[string]float64
 	slow                               float64
+	// raw holds the run's dnecho_req_duration ("echo") and dnecho_tcp_rtt ("rtt") samples (ms) as
+	// InfluxDB stored them, sorted, per DataNode and under "" all together; checkInflux fills it
+	// for a single-instance run.
+	raw map[string]map[string][]float64
 }
 
 func (w runWant) failureRate() float64 { return w.failed / w.calls }
@@ -199,6 +203,12 @@ func checkInflux(t *testing.T, db *teststore.InfluxDB, since time.Time, runs ...
 		if s := db.Query(t, "dnecho", base.Replace(vars["datanode"])); len(s) == 0 || len(s[0].Values) != 3 {
 			t.Errorf("datanode variable: %+v, want the 3 DataNodes", s)
 		}
+		if w.stats != nil {
+			w.raw = map[string]map[string][]float64{}
+			for key, m := range map[string]string{"echo": "dnecho_req_duration", "rtt": "dnecho_tcp_rtt"} {
+				w.raw[key] = influxRaw(t, db, base.Replace(`SELECT "value" FROM "`+m+`" WHERE $timeFilter AND "testid" = '$testid' GROUP BY "datanode"`))
+			}
+		}
 		for _, tg := range targets {
 			check, ok := influxChecks[tg.key]
 			if !ok {
@@ -216,4 +226,23 @@ func checkInflux(t *testing.T, db *teststore.InfluxDB, since time.Time, runs ...
 			}
 		}
 	}
+}
+
+// influxRaw runs a query of raw values grouped by datanode and returns them sorted, by DataNode
+// and under "" all together.
+func influxRaw(t *testing.T, db *teststore.InfluxDB, q string) map[string][]float64 {
+	out := map[string][]float64{}
+	for _, s := range db.Query(t, "dnecho", q) {
+		var vs []float64
+		for _, v := range s.Values {
+			if f, ok := v[1].(float64); ok {
+				vs = append(vs, f)
+			}
+		}
+		slices.Sort(vs)
+		out[s.Tags["datanode"]] = vs
+		out[""] = append(out[""], vs...)
+	}
+	slices.Sort(out[""])
+	return out
 }
