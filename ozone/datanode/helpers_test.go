@@ -53,6 +53,9 @@ func pipelineOf(dns ...*dnsim.DataNode) *hddspb.Pipeline {
 // newClient builds a Client and closes it when the test ends.
 func newClient(tb testing.TB, p *hddspb.Pipeline, opts Options) *Client {
 	tb.Helper()
+	if opts.Transport == "" {
+		opts.Transport = Transport(*testTransport)
+	}
 	c, err := New(p, opts)
 	if err != nil {
 		tb.Fatalf("New: %v", err)
