@@ -2,6 +2,7 @@ package datanode
 
 import (
 	"context"
+	"os"
 	"testing"
 	"time"
 
@@ -11,7 +12,13 @@ import (
 	"github.com/dnecho/dnecho/proto/hddspb"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) {
+	if os.Getenv(serveEnv) != "" {
+		serveDataNode() // the child of childDataNode
+		return
+	}
+	goleak.VerifyTestMain(m)
+}
 
 // startDNs starts one emulated DataNode per options value and stops them when
 // the test ends.

@@ -1,6 +1,7 @@
 package datanode
 
 import (
+	"context"
 	"flag"
 	"os"
 	"os/exec"
@@ -20,5 +21,36 @@ func TestSuiteOverH2(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("the package's tests over h2 failed: %v\n%s", err, out)
+	}
+}
+
+// TestH2AllocatesNothing: a call over h2 allocates nothing once its connection and streams are
+// warm, in either stream mode (the DataNode runs in another process, so every allocation
+// counted is the client's: the caller, the connection's reader and writer).
+func TestH2AllocatesNothing(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("allocation counts need a build without -race")
+	}
+	p := childDataNode(t)
+	for _, mode := range []StreamMode{StreamPerRequest, StreamReused} {
+		t.Run(string(mode), func(t *testing.T) {
+			c := newClient(t, p, Options{Transport: TransportH2, Streams: mode})
+			prep, err := c.Prepare(Request{ContainerID: 1, ReadOnly: true, PayloadSizeResp: 4096})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := context.Background()
+			call := func() {
+				if res, err := c.Echo(ctx, prep); err != nil || !res.OK() {
+					t.Fatalf("%+v %v", res, err)
+				}
+			}
+			for range 100 {
+				call()
+			}
+			if n := testing.AllocsPerRun(2000, call); n != 0 {
+				t.Errorf("%v allocations per call, want 0", n)
+			}
+		})
 	}
 }

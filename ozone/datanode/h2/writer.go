@@ -1,6 +1,8 @@
 package h2
 
 import (
+	"runtime"
+
 	"golang.org/x/net/http2"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -17,6 +19,9 @@ func (c *conn) writeLoop() {
 		case <-c.done:
 			return
 		}
+		// The callers a read completed are runnable now and about to queue their next calls:
+		// letting them run first makes this one write instead of one per caller.
+		runtime.Gosched()
 		for {
 			c.mu.Lock()
 			if c.err != nil {

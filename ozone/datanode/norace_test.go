@@ -1,0 +1,5 @@
+//go:build !race
+
+package datanode
+
+const raceEnabled = false
