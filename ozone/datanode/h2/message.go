@@ -116,8 +116,17 @@ type scanner struct {
 	okSeen bool   // the last result field was SUCCESS
 }
 
-// scan processes p; rest is how many body bytes follow p.
+// scan processes p; rest is how many body bytes follow p. A message that ends inside a tag, a
+// varint or a length keeps those bytes, so that it fails to parse as the original does.
 func (s *scanner) scan(p, out []byte, rest int) []byte {
+	out = s.pieces(p, out, rest)
+	if rest == 0 && s.nbuf > 0 {
+		out = s.verbatim(out)
+	}
+	return out
+}
+
+func (s *scanner) pieces(p, out []byte, rest int) []byte {
 	for len(p) > 0 {
 		switch s.state {
 		case sCopy, sSkip:

@@ -149,6 +149,9 @@ func (c *conn) endLocked(st *stream, err error) {
 		st.inMap = false
 		c.active--
 		c.releaseLocked(st)
+		if len(c.pending) > 0 { // one may be waiting for a stream slot
+			c.kick()
+		}
 	}
 	c.disarmLocked(st)
 	if c.drainedLocked() {
