@@ -170,7 +170,9 @@ func (sc *srvConn) next() (*request, error) {
 	}
 }
 
-func be32(b []byte) uint32 { return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3]) }
+func be32(b []byte) uint32 {
+	return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])
+}
 
 // headers sends a header block with the given name/value pairs.
 func (sc *srvConn) headers(id uint32, end bool, kv ...string) error {
