@@ -2,7 +2,6 @@ package datanode
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"google.golang.org/grpc/codes"
@@ -15,12 +14,9 @@ import (
 // borrowed for a whole round trip. An h2 stream takes each call's deadline and the caller's
 // context itself, so no timer or context watch lives here.
 type h2Pool struct {
-	c *Client
-	m *member
-
-	mu     sync.Mutex
-	idle   []*h2Stream
-	closed bool
+	c    *Client
+	m    *member
+	idle idleStreams[*h2Stream]
 }
 
 type h2Stream struct {
@@ -65,15 +61,9 @@ func (p *h2Pool) call(ctx context.Context, res *Result, req *encoded) error {
 
 // get borrows an idle stream or opens one.
 func (p *h2Pool) get(ctx context.Context) (*h2Stream, error) {
-	p.mu.Lock()
-	if n := len(p.idle); n > 0 {
-		s := p.idle[n-1]
-		p.idle[n-1] = nil
-		p.idle = p.idle[:n-1]
-		p.mu.Unlock()
+	if s, ok := p.idle.take(); ok {
 		return s, nil
 	}
-	p.mu.Unlock()
 	st, err := p.m.h2.Open(ctx, callTimeout(ctx, p.c.opts.Timeout))
 	if err != nil {
 		return nil, err
@@ -83,22 +73,13 @@ func (p *h2Pool) get(ctx context.Context) (*h2Stream, error) {
 
 // put returns a stream that can carry another call; others are closed.
 func (p *h2Pool) put(s *h2Stream) {
-	p.mu.Lock()
-	if p.closed || s.s.Broken() || len(p.idle) >= p.c.opts.MaxIdleStreams {
-		p.mu.Unlock()
+	if s.s.Broken() || !p.idle.keep(s, p.c.opts.MaxIdleStreams) {
 		s.s.Close()
-		return
 	}
-	p.idle = append(p.idle, s)
-	p.mu.Unlock()
 }
 
 func (p *h2Pool) close() {
-	p.mu.Lock()
-	idle := p.idle
-	p.idle, p.closed = nil, true
-	p.mu.Unlock()
-	for _, s := range idle {
+	for _, s := range p.idle.close() {
 		s.s.Close()
 	}
 }

@@ -142,10 +142,15 @@ func (c *conn) readRST(fh http2.FrameHeader) error {
 	code := http2.ErrCode(binary.BigEndian.Uint32(p))
 	if st := c.lookup(fh.StreamID); st != nil {
 		err := rstError(code)
-		if code == http2.ErrCodeRefusedStream {
-			err = &errUnprocessed{err}
-		}
 		c.mu.Lock()
+		switch {
+		case code == http2.ErrCodeRefusedStream:
+			err = &errUnprocessed{err}
+		case code == http2.ErrCodeCancel && !st.deadline.IsZero() && !time.Now().Before(st.deadline):
+			// The server cancelled at the deadline it was sent, which the client's own timer
+			// has not acted on yet (PROTOCOL-HTTP2.md, Client Cancellation; grpc-go does the same).
+			err = errDeadline
+		}
 		c.endLocked(st, err)
 		c.mu.Unlock()
 	}

@@ -34,6 +34,7 @@ type stream struct {
 	size      int // the delivered message's length
 
 	armed    bool
+	deadline time.Time // of the call armed last
 	timer    *time.Timer
 	timerGen uint64 // bumped when a timer could not be stopped: its late run is ignored
 
@@ -91,6 +92,7 @@ func (c *conn) armLocked(st *stream, d time.Duration) {
 		st.timer.Reset(d)
 	}
 	st.armed = true
+	st.deadline = time.Now().Add(d)
 	st.refs++
 }
 
