@@ -54,3 +54,26 @@ func TestH2AllocatesNothing(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkEchoTransports is one caller's Echo through each transport to a DataNode in another
+// process: cpu-ns/op and allocs/op are the client's alone.
+func BenchmarkEchoTransports(b *testing.B) {
+	p := childDataNode(b)
+	for _, tr := range Transports {
+		for _, mode := range []StreamMode{StreamPerRequest, StreamReused} {
+			b.Run(string(tr)+"/"+string(mode), func(b *testing.B) {
+				c := newClient(b, p, Options{Transport: tr, Streams: mode})
+				prep, err := c.Prepare(Request{ContainerID: 1, ReadOnly: true})
+				if err != nil {
+					b.Fatal(err)
+				}
+				ctx := context.Background()
+				measure(b, func() {
+					if _, err := c.Echo(ctx, prep); err != nil {
+						b.Fatal(err)
+					}
+				})
+			})
+		}
+	}
+}
