@@ -26,9 +26,11 @@ func TestSuiteOverH2(t *testing.T) {
 
 // TestH2AllocatesNothing: a call over h2 allocates nothing once its connection and streams are
 // warm, in either stream mode (the DataNode runs in another process, so every allocation
-// counted is the client's: the caller, the connection's reader and writer).
+// counted is the client's: the caller, the connection's reader and writer). AllocsPerRun
+// rounds down: under -race, where sync.Pool drops a share of what it is given, the check is
+// fewer than one allocation per call.
 func TestH2AllocatesNothing(t *testing.T) {
-	if testing.Short() || raceEnabled {
+	if testing.Short() {
 		t.Skip("allocation counts need a build without -race")
 	}
 	p := childDataNode(t)

@@ -1,5 +1,0 @@
-//go:build !race
-
-package datanode
-
-const raceEnabled = false
