@@ -41,9 +41,12 @@ func realRows() []realRow {
 	}
 }
 
-// kind is the mode of the emulated table's ratios that applies to the row.
+// kind is the mode of the ratios that apply to the row ("ratis" has only the ones without a
+// mode).
 func (r realRow) kind() string {
 	switch {
+	case r.ratis:
+		return "ratis"
 	case r.mib:
 		return modeMiB
 	case r.reuse:
@@ -122,7 +125,7 @@ func (t *realTarget) row(ctx context.Context, row realRow) error {
 		printRealLine(row.name, tl.name, column(rounds, tl.name))
 	}
 	for _, q := range realRatios {
-		if _, ok := rounds[0][q.num]; !ok || (!row.ratis && !q.applies(row.kind())) {
+		if _, ok := rounds[0][q.num]; !ok || !q.applies(row.kind()) {
 			continue
 		}
 		if _, ok := rounds[0][q.den]; !ok {
