@@ -70,7 +70,7 @@ func (s *specFlags) addCluster() {
 
 // addTransport registers --transport, the client that carries the gRPC calls.
 func (s *specFlags) addTransport() {
-	s.add(echo.FieldGRPCClient, "transport", "", "grpc|h2", string(echo.GRPCClientGRPC), "Client of the gRPC calls: grpc (grpc-go) or h2 (dnecho's own HTTP/2 client, the same\nbytes on the wire at a third of the CPU; docs/h2-transport.md)")
+	s.add(echo.FieldGRPCClient, "transport", "", "grpc|h2", string(echo.GRPCClientGRPC), "Client of the gRPC calls: grpc (grpc-go) or h2 (dnecho's own HTTP/2 client, the same\nbytes on the wire at 0.3-0.4x the CPU per call; docs/h2-transport.md)")
 }
 
 // addKerberos registers the Kerberos login flags, shared by freon and run. Without them a
