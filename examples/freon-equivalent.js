@@ -33,6 +33,7 @@ const client = new dnecho.Client({
   containerId: Number(__ENV.CONTAINER_ID || 1), // freon --container-id
   clients: Number(__ENV.CLIENTS || 1), // freon --clients: VU n uses client n mod clients
   stream: __ENV.STREAM || 'new', // dnecho freon --stream: 'new' (Java) or 'reuse'
+  transport: __ENV.TRANSPORT || 'grpc', // dnecho freon --transport: 'grpc' (grpc-go) or 'h2'
   scm: __ENV.DNECHO_SCM,
   conf: __ENV.DNECHO_CONF,
 });

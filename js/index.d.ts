@@ -88,6 +88,16 @@ declare module 'k6/x/dnecho' {
     /** Long-lived streams per connection, requests sent one after another on each. */
     | 'reuse';
 
+  /** The client that carries the gRPC calls; both send the same bytes and report the same results. */
+  export type Transport =
+    /** grpc-go. Default. */
+    | 'grpc'
+    /**
+     * dnecho's own HTTP/2 client for the Echo exchange: one reader and one writer per connection,
+     * nothing allocated per call, 0.3–0.4x grpc-go's CPU per call (docs/h2-transport.md).
+     */
+    | 'h2';
+
   /**
    * A size in bytes (a whole number), or a string with a unit, case-insensitive: '512B', '4KB' (= '4KiB' =
    * 4096: freon's KB is KiB), '2MB' (= '2MiB' = 2097152), '1GB'. Fractions are rejected.
@@ -133,6 +143,8 @@ declare module 'k6/x/dnecho' {
     target?: Target;
     /** Default 'new'. Not with `ratis` (one ordered stream per client carries every call). */
     stream?: StreamMode;
+    /** Default 'grpc', like `dnecho freon --transport`. Not with `ratis` (its Raft client runs on grpc-go). */
+    transport?: Transport;
     /**
      * Send Echo through the pipeline's Raft group on the DataNodes' RATIS port, like freon `--ratis`:
      * a Raft write (logged, replicated to a majority, applied on every replica; samples tagged

@@ -28,18 +28,30 @@ if [ -z "${BENCH_MICRO_ONLY:-}" ]; then
     GOBIN="$PWD/bin" go install "github.com/bojand/ghz/cmd/ghz@${GHZ_VERSION}" ||
       echo "bench: could not install ghz ${GHZ_VERSION}; the table leaves it out" >&2
   fi
+  # h2load (Debian's nghttp2-client), the physical-limit row: an HTTP/2 load tool in C sending
+  # the same request bytes. Bench tooling too; as root it is installed, else the table leaves it out.
+  if ! command -v h2load >/dev/null; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+      { apt-get -o DPkg::Lock::Timeout=600 update -qq &&
+        DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends nghttp2-client; } >/dev/null ||
+        echo "bench: could not install nghttp2-client (h2load); the table leaves it out" >&2
+    else
+      echo "bench: no h2load (Debian's nghttp2-client; run as root to have it installed); the table leaves it out" >&2
+    fi
+  fi
   N=${BENCH_N:-100000}
   # The section against a real DataNode starts a real cluster (40-80 s) and runs Java freon beside
   # dnecho: about five minutes more. BENCH_REAL=0 leaves it out, BENCH_EMULATED=0 runs it alone.
   REAL=(-real=false)
   if [ "${BENCH_REAL:-1}" != 0 ]; then
     if command -v java >/dev/null && command -v mvn >/dev/null; then
-      REAL=(-real -real-n "${BENCH_REAL_N:-50000}" -real-ratis-n "${BENCH_REAL_RATIS_N:-5000}" -real-reps "${BENCH_REAL_REPS:-3}")
+      REAL=(-real -real-n "${BENCH_REAL_N:-50000}" -real-ratis-n "${BENCH_REAL_RATIS_N:-5000}" -real-n-1mib "${BENCH_REAL_N_1MIB:-1000}" -real-reps "${BENCH_REAL_REPS:-3}")
     else
       echo "bench: no java or mvn: the rows against a real DataNode are left out (scripts/test-deps.sh installs them)" >&2
     fi
   fi
-  ./bin/bench-harness -dnecho bin/dnecho -raw bin/rawecho -ghz bin/ghz -n "$N" -reps "${BENCH_REPS:-5}" \
+  ./bin/bench-harness -dnecho bin/dnecho -raw bin/rawecho -ghz bin/ghz -h2load "$(command -v h2load || true)" \
+    -n "$N" -n-1mib "${BENCH_N_1MIB:-3000}" -reps "${BENCH_REPS:-5}" \
     -threads "${BENCH_THREADS-1,32}" -ratis-n "${BENCH_RATIS_N:-20000}" ${BENCH_PROFILE:+-profile "$BENCH_PROFILE"} \
     -emulated="$([ "${BENCH_EMULATED:-1}" = 0 ] && echo false || echo true)" "${REAL[@]}" "${SCALING[@]}"
 fi

@@ -52,6 +52,7 @@ var clientOptions = []clientOption{
 	{name: "lookupTimeout", kind: kindDuration, field: echo.FieldLookupTimeout},
 	{name: "target", kind: kindString, field: echo.FieldTarget},
 	{name: "stream", kind: kindString, field: echo.FieldStream},
+	{name: "transport", kind: kindString, field: echo.FieldGRPCClient},
 	{name: "ratis", kind: kindBool, field: echo.FieldTransport, choices: &[2]string{string(echo.TransportGRPC), string(echo.TransportRatis)}},
 	{name: "readOnly", kind: kindBool, field: echo.FieldReadOnly},
 	{name: "unsafeWrite", kind: kindBool, field: echo.FieldUnsafeWrite},

@@ -14,7 +14,7 @@ func TestClientOptionErrors(t *testing.T) {
 		opts string
 		want []string
 	}{
-		{`{ containerId: 1, scm: __ENV.SCM, contianerId: 2 }`, []string{`unknown option "contianerId"`, "allowed: containerId, scm, conf, set, user, principal, keytab, lookup, lookupTimeout, target, stream, ratis, readOnly, unsafeWrite, clients, deadline, retries, token, tlsCA, reresolve, reresolveAfter, throw, tags"}},
+		{`{ containerId: 1, scm: __ENV.SCM, contianerId: 2 }`, []string{`unknown option "contianerId"`, "allowed: containerId, scm, conf, set, user, principal, keytab, lookup, lookupTimeout, target, stream, transport, ratis, readOnly, unsafeWrite, clients, deadline, retries, token, tlsCA, reresolve, reresolveAfter, throw, tags"}},
 		{`{ scm: __ENV.SCM }`, []string{"option containerId is required"}},
 		{`undefined`, []string{"options are required"}},
 		{`{ containerId: 0 }`, []string{"option containerId 0: want a positive whole number"}},
@@ -23,6 +23,8 @@ func TestClientOptionErrors(t *testing.T) {
 		{`{ containerId: 1, scm: __ENV.SCM, target: '' }`, []string{`option target "": is empty; use "first", "all"`}},
 		{`{ containerId: 1, scm: __ENV.SCM, target: 'nowhere' }`, []string{`option target nowhere: matches no member of the pipeline`, "UUID, host or address:port of one of"}},
 		{`{ containerId: 1, stream: 'shared' }`, []string{`option stream "shared": use new or reuse`}},
+		{`{ containerId: 1, transport: 'h3' }`, []string{`option transport "h3": use grpc or h2`}},
+		{`{ containerId: 1, ratis: true, transport: 'h2' }`, []string{`option transport "h2": does not apply to the Ratis transport`}},
 		{`{ containerId: 1, lookup: 'fast' }`, []string{`option lookup "fast": use freon or single`}},
 		{`{ containerId: 1, clients: 0 }`, []string{"option clients 0: want a whole number from 1 to 1024"}},
 		{`{ containerId: 1, deadline: 'soon' }`, []string{`option deadline "soon": want a duration`}},
@@ -58,7 +60,7 @@ import { Client } from 'k6/x/dnecho';
 const clients = [
   new Client({ containerId: 1, scm: __ENV.SCM.split(','), lookup: 'single', deadline: 5000, lookupTimeout: '10s',
                retries: false, token: 'none', tags: { team: 'storage', n: 1, b: true } }),
-  new Client({ containerId: 3, conf: __ENV.CONF, set: { 'ozone.client.read.timeout': '5s' }, target: __ENV.DN, stream: 'reuse' }),
+  new Client({ containerId: 3, conf: __ENV.CONF, set: { 'ozone.client.read.timeout': '5s' }, target: __ENV.DN, stream: 'reuse', transport: 'h2' }),
   new Client({ containerId: 1, scm: __ENV.SCM, conf: undefined, tlsCA: undefined, clients: 3, target: 'first', throw: false }),
 ];
 export default function () { globalThis.out = clients.map((c) => c.echo()); }`, env)

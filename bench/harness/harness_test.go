@@ -31,6 +31,14 @@ Latency distribution:
 Status code distribution:
   [OK]   20000 responses   
 `
+	h2loadOut = `finished in 6.68ms, 14967.82 req/s, 809.49KB/s
+requests: 100 total, 100 started, 100 done, 100 succeeded, 0 failed, 0 errored, 0 timeout
+status codes: 100 2xx, 0 3xx, 0 4xx, 0 5xx
+`
+	h2loadFailedOut = `finished in 6.68ms, 14967.82 req/s, 809.49KB/s
+requests: 100 total, 100 started, 100 done, 97 succeeded, 3 failed, 0 errored, 0 timeout
+status codes: 97 2xx, 0 3xx, 3 4xx, 0 5xx
+`
 	ghzFailedOut = `
 Summary:
   Count:	20
@@ -57,6 +65,8 @@ func TestParse(t *testing.T) {
 		{"run", parseRun, runOut, result{calls: 2000, callsPerS: 5984.298207, p50: 0.44556, p99: 3.98}, false},
 		{"ghz", parseGhz, ghzOut, result{calls: 20000, callsPerS: 11890.91, p50: 1.68, p99: 7.75}, false},
 		{"ghz with failed calls", parseGhz, ghzFailedOut, result{}, true},
+		{"h2load", parseH2load, h2loadOut, result{calls: 100, callsPerS: 14967.82, p50: math.NaN(), p99: math.NaN()}, false},
+		{"h2load with failed requests", parseH2load, h2loadFailedOut, result{}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -71,7 +81,9 @@ func TestParse(t *testing.T) {
 	}
 }
 
-func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
+func near(a, b float64) bool {
+	return (math.IsNaN(a) && math.IsNaN(b)) || math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b))
+}
 
 func TestToMS(t *testing.T) {
 	for _, tt := range []struct {
@@ -224,7 +236,11 @@ func TestRealRatioVerdicts(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var s scorecard
 			for _, q := range realRatios {
-				s.judge(q, tt.rounds, "grpc new", true)
+				_, num := tt.rounds[0][q.num]
+				_, den := tt.rounds[0][q.den]
+				if num && den && q.applies("new") {
+					s.judge(q, tt.rounds, "grpc new", true)
+				}
 			}
 			if s.passed != tt.pass || !slices.Equal(s.failed, tt.failed) {
 				t.Errorf("passed %d, failed %q; want %d, %q", s.passed, s.failed, tt.pass, tt.failed)
@@ -252,7 +268,8 @@ func TestRealRows(t *testing.T) {
 // Every tool of a row sends the same calls: the container, the count, 32 threads, empty payloads,
 // and the row's transport and stream mode.
 func TestRealTools(t *testing.T) {
-	rt := &realTarget{config: config{dnecho: "dnecho", raw: "rawecho", ghz: "ghz"}, container: 7, ghzRequest: "req.bin",
+	rt := &realTarget{config: config{dnecho: "dnecho", raw: "rawecho", ghz: "ghz", h2load: "h2load"}, container: 7, ghzRequest: "req.bin",
+		h2loadRequest: "h2.bin", h2loadRequestMiB: "h2-1m.bin",
 		cluster: &realozone.Cluster{ClientConf: "/conf"}, dn: datanode.DataNode{UUID: "u-1", Addr: "127.0.0.1:9859"}}
 	has := func(args []string, want ...string) bool {
 		for i := 0; i+len(want) <= len(args); i++ {
@@ -272,10 +289,22 @@ func TestRealTools(t *testing.T) {
 			switch tl.name {
 			case toolRaw:
 				want = [][]string{{"-uuid", "u-1"}, {"-container", "7"}, {"-n", "500"}, {"-t", "32"}, {"-addr", "127.0.0.1:9859"}}
-			case toolFreon, toolJava:
-				want = [][]string{{"--container-id", "7"}, {"-n", "500"}, {"-t", "32"}, {"--payload-req", "0"}, {"--payload-resp", "0"}, row.flags}
-			case toolRun:
-				want = [][]string{{"-e", "CONTAINER_ID=7"}, {"-e", "ITERATIONS=500"}, {"-e", "THREADS=32"}, {"-e", "DNECHO_CONF=/conf"}, {"-e", "PAYLOAD_RESP_KB=0"}}
+			case toolFreon, toolJava, toolFreonH2:
+				want = [][]string{{"--container-id", "7"}, {"-n", "500"}, {"-t", "32"}, {"--payload-req", "0"}, {"--payload-resp", row.respKB()}, row.flags}
+				if tl.name == toolFreonH2 {
+					want = append(want, []string{"--transport", "h2"})
+				}
+			case toolRun, toolRunH2:
+				want = [][]string{{"-e", "CONTAINER_ID=7"}, {"-e", "ITERATIONS=500"}, {"-e", "THREADS=32"}, {"-e", "DNECHO_CONF=/conf"}, {"-e", "PAYLOAD_RESP_KB=" + row.respKB()}}
+				if tl.name == toolRunH2 {
+					want = append(want, []string{"-e", "TRANSPORT=h2"})
+				}
+			case toolH2load:
+				file := "h2.bin"
+				if row.mib {
+					file = "h2-1m.bin"
+				}
+				want = [][]string{{"-n", "500"}, {"-c", "1"}, {"-m", "32"}, {"-w", "30", "-W", "30"}, {"-d", file}, {"http://127.0.0.1:9859" + h2loadPath}}
 			case toolGhz:
 				want = [][]string{{"-n", "500"}, {"-c", "32"}, {"--binary-file", "req.bin"}, {"127.0.0.1:9859"}}
 			}
@@ -295,23 +324,30 @@ func TestRealTools(t *testing.T) {
 	}
 }
 
-// Each stream mode gets its own run/freon CPU target (issue 20 item 4): 1.15x with a new stream
-// per call, 1.30x on a reused stream; the other ratios are printed for both modes.
+// Each row gets its own targets: run's CPU against freon's 1.15x with a new stream per call and
+// 1.30x on a reused stream (issue 20 item 4), for both transports; the h2 transport at most 2x
+// h2load's CPU per new-stream call and 1.5x with 1 MiB responses, at least 0.9x its calls/s
+// on new streams.
 func TestRatioTargetsPerMode(t *testing.T) {
-	for mode, want := range map[string]float64{"new": 1.15, "reuse": 1.30} {
-		var got []float64
-		n := 0
+	want := map[string]map[string]float64{
+		"new":   {"run/freon CPU per call": 1.15, "run-h2/freon-h2 CPU per call": 1.15, "freon-h2/h2load CPU per call": 2.0, "freon-h2/h2load calls/s": 0.9},
+		"reuse": {"run/freon CPU per call": 1.30, "run-h2/freon-h2 CPU per call": 1.30},
+		modeMiB: {"freon-h2/h2load CPU per call": 1.5},
+	}
+	for mode, targets := range want {
+		got := map[string][]float64{}
 		for _, q := range ratios {
-			if q.mode != "" && q.mode != mode {
-				continue
-			}
-			n++
-			if q.name == "run/freon CPU per call" {
-				got = append(got, q.target)
+			if q.applies(mode) && q.target > 0 {
+				got[q.name] = append(got[q.name], q.target)
 			}
 		}
-		if len(got) != 1 || got[0] != want || n != 6-1 {
-			t.Errorf("%s-stream rows: run/freon CPU targets %v of %d ratios, want [%.2f] of 5", mode, got, n, want)
+		for name, target := range targets {
+			if len(got[name]) != 1 || got[name][0] != target {
+				t.Errorf("%s rows: %s targets %v, want [%.2f]", mode, name, got[name], target)
+			}
+		}
+		if mode == modeMiB && len(got) != 1 {
+			t.Errorf("%s rows have targets %v, want only the h2load CPU one", mode, got)
 		}
 	}
 }

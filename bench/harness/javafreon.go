@@ -22,7 +22,7 @@ const javaBaselineDivisor = 5
 // request as dnecho freon's, run from the cluster's jars with its client conf.
 func (t *realTarget) javaTool(row realRow, n int) tool {
 	args := append([]string{"dn-echo", "-t", realThreads, "-n", strconv.Itoa(n),
-		"--container-id", strconv.FormatInt(t.container, 10), "--payload-req", "0", "--payload-resp", "0"}, row.flags...)
+		"--container-id", strconv.FormatInt(t.container, 10), "--payload-req", "0", "--payload-resp", row.respKB()}, row.flags...)
 	return tool{name: toolJava, parse: parseFreon, args: args,
 		command: func(ctx context.Context, args ...string) *exec.Cmd { return t.cluster.Freon(ctx, args...) }}
 }

@@ -26,7 +26,9 @@ import (
 // config is the command line.
 type config struct {
 	dnecho, raw, ghz string
+	h2load           string
 	calls, reps      int
+	callsMiB         int // calls per run of the 1 MiB row
 	threads, modes   []string
 	profileDir       string
 	gogc             string
@@ -38,10 +40,12 @@ func main() {
 	flag.StringVar(&c.dnecho, "dnecho", "bin/dnecho", "dnecho binary")
 	flag.StringVar(&c.raw, "raw", "bin/rawecho", "floor binary (bench/rawecho)")
 	flag.StringVar(&c.ghz, "ghz", "bin/ghz", "ghz binary (empty: leave ghz out)")
+	flag.StringVar(&c.h2load, "h2load", "h2load", "h2load binary, nghttp2's (empty: leave h2load out)")
+	flag.IntVar(&c.callsMiB, "n-1mib", 3000, "calls per measurement of the 1 MiB-response row")
 	flag.IntVar(&c.calls, "n", 100000, "calls per measurement")
 	flag.IntVar(&c.reps, "reps", 5, "interleaved rounds; figures are medians over the rounds")
 	flag.StringVar(&threads, "threads", "1,32", "thread counts (empty: memory figures only)")
-	flag.StringVar(&modes, "modes", "new,reuse", "stream modes: new, reuse or both")
+	flag.StringVar(&modes, "modes", "new,reuse,"+modeMiB, "rows: new (a stream per call), reuse (long-lived streams), "+modeMiB+" (new streams, 1 MiB responses)")
 	flag.StringVar(&c.gogc, "gogc", "", "GOGC for every tool (empty: inherited; set, it also turns off the heap floor of dnecho and rawecho); keeps runtime settings equal when comparing a GC change")
 	flag.StringVar(&c.profileDir, "profile", "", "after each row's rounds, write one CPU profile per tool into this directory")
 	ratisN := flag.Int("ratis-n", 20000, "calls per run of the Ratis rows (0: skip them)")
@@ -50,6 +54,7 @@ func main() {
 	flag.BoolVar(&rc.on, "real", false, "also measure against a real Apache Ozone cluster, with Java freon (needs java and mvn)")
 	flag.IntVar(&rc.calls, "real-n", DefaultRealCalls, "calls per run against the real DataNode, gRPC rows")
 	flag.IntVar(&rc.ratisCalls, "real-ratis-n", DefaultRealRatisCalls, "calls per run against the real DataNodes, Ratis rows")
+	flag.IntVar(&rc.callsMiB, "real-n-1mib", DefaultRealCallsMiB, "calls per run against the real DataNode, 1 MiB-response row")
 	flag.IntVar(&rc.reps, "real-reps", DefaultRealReps, "rounds against the real DataNode")
 	scalingConf := scalingFlags(flag.CommandLine)
 	flag.Parse()
@@ -59,17 +64,17 @@ func main() {
 		os.Exit(2)
 	}
 	c.threads, c.modes = split(threads), split(modes)
-	if c.calls < 1 || c.reps < 1 {
-		fmt.Fprintln(os.Stderr, "bench: -n and -reps must be at least 1")
+	if c.calls < 1 || c.reps < 1 || c.callsMiB < 1 {
+		fmt.Fprintln(os.Stderr, "bench: -n, -n-1mib and -reps must be at least 1")
 		os.Exit(2)
 	}
-	if rc.on && (rc.calls < javaBaselineDivisor+1 || rc.ratisCalls < javaBaselineDivisor+1 || rc.reps < 1) {
-		fmt.Fprintf(os.Stderr, "bench: -real-n and -real-ratis-n must be at least %d, -real-reps at least 1\n", javaBaselineDivisor+1)
+	if rc.on && (rc.calls < javaBaselineDivisor+1 || rc.ratisCalls < javaBaselineDivisor+1 || rc.callsMiB < javaBaselineDivisor+1 || rc.reps < 1) {
+		fmt.Fprintf(os.Stderr, "bench: -real-n, -real-ratis-n and -real-n-1mib must be at least %d, -real-reps at least 1\n", javaBaselineDivisor+1)
 		os.Exit(2)
 	}
 	for _, m := range c.modes {
-		if m != "new" && m != "reuse" {
-			fmt.Fprintf(os.Stderr, "bench: -modes %q: want new, reuse or new,reuse\n", modes)
+		if m != "new" && m != "reuse" && m != modeMiB {
+			fmt.Fprintf(os.Stderr, "bench: -modes %q: want a comma-separated list of new, reuse and %s\n", modes, modeMiB)
 			os.Exit(2)
 		}
 	}
@@ -78,6 +83,13 @@ func main() {
 			fmt.Fprintf(os.Stderr, "bench: ghz left out: %v\n", err)
 			c.ghz = ""
 		}
+	}
+	if c.h2load != "" {
+		path, err := exec.LookPath(c.h2load)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "bench: h2load left out: %v\n", err)
+		}
+		c.h2load = path
 	}
 	if c.profileDir != "" {
 		if err := os.MkdirAll(c.profileDir, 0o755); err != nil {

@@ -21,6 +21,7 @@ import (
 const (
 	DefaultRealCalls      = 50000
 	DefaultRealRatisCalls = 5000
+	DefaultRealCallsMiB   = 1000
 	DefaultRealReps       = 3
 )
 
@@ -28,6 +29,7 @@ const (
 type realConfig struct {
 	on                bool
 	calls, ratisCalls int
+	callsMiB          int // the 1 MiB row
 	reps              int
 }
 
@@ -41,6 +43,8 @@ type realTarget struct {
 	dn         datanode.DataNode // the first member in the Java client's order
 	dnPIDs     []int             // every DataNode process (Ratis calls reach all three)
 	ghzRequest string
+	// h2load's -d files: the request with an empty response, and with 1 MiB.
+	h2loadRequest, h2loadRequestMiB string
 	scorecard
 }
 
@@ -104,6 +108,14 @@ func (t *realTarget) prepare(ctx context.Context, dir string) error {
 	slices.Sort(t.dnPIDs)
 	if t.ghz != "" {
 		if t.ghzRequest, err = writeGhzRequest(dir, id, t.dn.UUID); err != nil {
+			return err
+		}
+	}
+	if t.h2load != "" {
+		if t.h2loadRequest, err = writeH2loadRequest(dir, id, t.dn.UUID, 0); err != nil {
+			return err
+		}
+		if t.h2loadRequestMiB, err = writeH2loadRequest(dir, id, t.dn.UUID, respMiB*1024); err != nil {
 			return err
 		}
 	}

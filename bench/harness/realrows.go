@@ -27,24 +27,53 @@ type realRow struct {
 	ratis bool     // Ratis calls: the -real-ratis-n size
 	flags []string // freon flags (both freons) of the transport
 	reuse bool     // one stream per goroutine/VU instead of one per call
+	mib   bool     // 1 MiB responses: the -real-n-1mib size
 	tools []string
 }
 
 func realRows() []realRow {
 	return []realRow{
-		{name: "grpc new", tools: []string{toolRaw, toolFreon, toolRun, toolGhz, toolJava}},
-		{name: "grpc reuse", reuse: true, tools: []string{toolRaw, toolFreon, toolRun}},
+		{name: "grpc new", tools: []string{toolRaw, toolFreon, toolFreonH2, toolRun, toolRunH2, toolGhz, toolH2load, toolJava}},
+		{name: "grpc reuse", reuse: true, tools: []string{toolRaw, toolFreon, toolFreonH2, toolRun, toolRunH2}},
+		{name: "grpc 1MiB", mib: true, tools: []string{toolFreon, toolFreonH2, toolH2load, toolJava}},
 		{name: "ratis read", ratis: true, flags: []string{"--ratis", "--read-only"}, tools: []string{toolFreon, toolJava}},
 		{name: "ratis write", ratis: true, flags: []string{"--ratis"}, tools: []string{toolFreon, toolJava}},
 	}
 }
 
+// kind is the mode of the ratios that apply to the row ("ratis" has only the ones without a
+// mode).
+func (r realRow) kind() string {
+	switch {
+	case r.ratis:
+		return "ratis"
+	case r.mib:
+		return modeMiB
+	case r.reuse:
+		return "reuse"
+	}
+	return "new"
+}
+
 // realRatios are the targets of the section: dnecho's drop-in at least as fast as Java freon at
-// half its client CPU per call or less, and the script runner at least as fast.
+// half its client CPU per call or less, and the script runner at least as fast, with either
+// transport; the h2 transport against h2load as on the emulator.
 var realRatios = []ratio{
 	{"freon/java calls/s", toolFreon, toolJava, rate, true, 1.0, ""},
 	{"freon/java CPU per call", toolFreon, toolJava, cpu, false, 0.5, ""},
 	{"run/java calls/s", toolRun, toolJava, rate, true, 1.0, ""},
+	{"freon-h2/java calls/s", toolFreonH2, toolJava, rate, true, 1.0, ""},
+	{"freon-h2/java CPU per call", toolFreonH2, toolJava, cpu, false, 0.5, ""},
+	{"run-h2/java calls/s", toolRunH2, toolJava, rate, true, 1.0, ""},
+	{"freon/java calls/s", toolFreon, toolJava, rate, true, 0, modeMiB},
+	{"freon/java CPU per call", toolFreon, toolJava, cpu, false, 0, modeMiB},
+	{"freon-h2/java calls/s", toolFreonH2, toolJava, rate, true, 0, modeMiB},
+	{"freon-h2/java CPU per call", toolFreonH2, toolJava, cpu, false, 0, modeMiB},
+	{"freon-h2/h2load CPU per call", toolFreonH2, toolH2load, cpu, false, 2.0, "new"},
+	{"freon-h2/h2load calls/s", toolFreonH2, toolH2load, rate, true, 0.9, "new"},
+	{"freon-h2/h2load CPU per call", toolFreonH2, toolH2load, cpu, false, 1.5, modeMiB},
+	{"freon/h2load CPU per call", toolFreon, toolH2load, cpu, false, 0, ""},
+	{"freon/h2load CPU per call", toolFreon, toolH2load, cpu, false, 0, modeMiB},
 }
 
 // table measures every row in paired rounds and prints it with its ratios, then the verdicts.
@@ -55,6 +84,7 @@ func (t *realTarget) table(ctx context.Context) error {
 		t.real.calls, t.real.ratisCalls, realThreads, t.real.reps, loadAverage())
 	fmt.Printf("CPU/call: user+system time of the tool's process / calls; java-freon's is the difference of a run of n and of n/%d calls\n", javaBaselineDivisor)
 	fmt.Printf("(JVM start-up, lookup and teardown cancel out). calls/s: freon's mean_rate (timer's life), run's and ghz's rate, raw's calls / its load time\n\n")
+	fmt.Printf("the grpc 1MiB row: %d calls per run, 1 MiB responses; h2load prints no percentiles\n\n", t.real.callsMiB)
 	fmt.Printf("%-11s %-10s %10s %8s %8s %10s  %-19s %s\n", "row", "tool", "calls/s", "p50 ms", "p99 ms", "CPU/call", "CPU/call min-max", "DataNodes CPU/call")
 	for _, row := range realRows() {
 		if err := t.row(ctx, row); err != nil {
@@ -69,8 +99,11 @@ func (t *realTarget) table(ctx context.Context) error {
 // row runs the row's tools in reps rounds, every other round in reverse order, and prints them.
 func (t *realTarget) row(ctx context.Context, row realRow) error {
 	n := t.real.calls
-	if row.ratis {
+	switch {
+	case row.ratis:
 		n = t.real.ratisCalls
+	case row.mib:
+		n = t.real.callsMiB
 	}
 	tools := t.tools(row, n)
 	rounds := make([]map[string]result, t.real.reps)
@@ -92,7 +125,7 @@ func (t *realTarget) row(ctx context.Context, row realRow) error {
 		printRealLine(row.name, tl.name, column(rounds, tl.name))
 	}
 	for _, q := range realRatios {
-		if _, ok := rounds[0][q.num]; !ok {
+		if _, ok := rounds[0][q.num]; !ok || !q.applies(row.kind()) {
 			continue
 		}
 		if _, ok := rounds[0][q.den]; !ok {
@@ -169,6 +202,21 @@ func (t *realTarget) tools(row realRow, n int) []tool {
 	for _, name := range row.tools {
 		var tl tool
 		switch name {
+		case toolFreonH2, toolRunH2:
+			base := toolFreon
+			if name == toolRunH2 {
+				base = toolRun
+			}
+			tl = h2Variant(t.tools(realRow{flags: row.flags, reuse: row.reuse, mib: row.mib, tools: []string{base}}, n)[0])
+		case toolH2load:
+			if t.h2load == "" {
+				continue
+			}
+			file := t.h2loadRequest
+			if row.mib {
+				file = t.h2loadRequestMiB
+			}
+			tl = h2loadTool(t.h2load, t.dn.Addr, file, n, realThreads)
 		case toolRaw:
 			tl = tool{name: toolRaw, bin: t.raw, parse: parseRaw,
 				args: []string{"-addr", t.dn.Addr, "-uuid", t.dn.UUID, "-container", id, "-n", ns, "-t", realThreads}}
@@ -178,7 +226,7 @@ func (t *realTarget) tools(row realRow, n int) []tool {
 		case toolFreon:
 			tl = tool{name: toolFreon, bin: t.dnecho, parse: parseFreon,
 				args: append([]string{"freon", "dn-echo", "--conf", t.cluster.ClientConf, "--container-id", id,
-					"-n", ns, "-t", realThreads, "--payload-req", "0", "--payload-resp", "0"}, row.flags...)}
+					"-n", ns, "-t", realThreads, "--payload-req", "0", "--payload-resp", row.respKB()}, row.flags...)}
 			if row.reuse {
 				tl.args = append(tl.args, "--stream", "reuse")
 			}
@@ -208,5 +256,13 @@ func (t *realTarget) runTool(row realRow, ns, id string) tool {
 	return tool{name: toolRun, bin: t.dnecho, parse: parseRun,
 		args: []string{"run", "-q", "--summary-trend-stats", "med,p(99)", "-e", "DNECHO_CONF=" + t.cluster.ClientConf,
 			"-e", "CONTAINER_ID=" + id, "-e", "ITERATIONS=" + ns, "-e", "THREADS=" + realThreads,
-			"-e", "PAYLOAD_RESP_KB=0", "-e", "STREAM=" + stream, "examples/freon-equivalent.js"}}
+			"-e", "PAYLOAD_RESP_KB=" + row.respKB(), "-e", "STREAM=" + stream, "examples/freon-equivalent.js"}}
+}
+
+// respKB is the row's --payload-resp.
+func (r realRow) respKB() string {
+	if r.mib {
+		return strconv.Itoa(respMiB)
+	}
+	return "0"
 }

@@ -54,22 +54,34 @@ type result struct {
 	dnCPUPerCall        time.Duration // the DataNode processes' during the run
 }
 
-// tools returns the programs of one row: threads goroutines/VUs, stream mode "new" or "reuse".
+// tools returns the programs of one row: threads goroutines/VUs, mode "new", "reuse" or
+// modeMiB; each dnecho tool runs with grpc-go and with the h2 transport.
 func (b *bench) tools(threads, mode string) []tool {
 	dn, n := b.info.DataNodes[0], strconv.Itoa(b.calls)
+	respKB := "0"
+	if mode == modeMiB {
+		n, respKB = strconv.Itoa(b.callsMiB), strconv.Itoa(respMiB)
+	}
 	raw := tool{name: toolRaw, bin: b.raw, profile: "-cpuprofile", parse: parseRaw,
-		args: []string{"-addr", dn.Addr, "-uuid", dn.UUID, "-n", n, "-t", threads}}
+		args: []string{"-addr", dn.Addr, "-uuid", dn.UUID, "-n", n, "-t", threads, "-resp-kb", respKB}}
 	freon := tool{name: toolFreon, bin: b.dnecho, profile: "--cpuprofile", parse: parseFreon,
-		args: []string{"freon", "dn-echo", "--conf", b.dir, "--container-id", "1", "-n", n, "-t", threads}}
+		args: []string{"freon", "dn-echo", "--conf", b.dir, "--container-id", "1", "-n", n, "-t", threads, "--payload-resp", respKB}}
 	if mode == "reuse" {
 		raw.args = append(raw.args, "-reuse")
 		freon.args = append(freon.args, "--stream", "reuse")
 	}
 	js := tool{name: toolRun, bin: b.dnecho, profile: "--cpuprofile", parse: parseRun,
 		args: []string{"run", "-q", "--summary-trend-stats", "med,p(99)", "-e", "DNECHO_SCM=" + b.info.SCM[0],
-			"-e", "ITERATIONS=" + n, "-e", "THREADS=" + threads, "-e", "PAYLOAD_RESP_KB=0", "-e", "STREAM=" + mode,
+			"-e", "ITERATIONS=" + n, "-e", "THREADS=" + threads, "-e", "PAYLOAD_RESP_KB=" + respKB, "-e", "STREAM=" + streamOf(mode),
 			"examples/freon-equivalent.js"}}
-	tools := []tool{raw, freon, js}
+	tools := []tool{raw, freon, h2Variant(freon), js, h2Variant(js)}
+	if b.h2load != "" && mode != "reuse" {
+		file := b.h2loadRequest
+		if mode == modeMiB {
+			file = b.h2loadRequestMiB
+		}
+		tools = append(tools, h2loadTool(b.h2load, dn.Addr, file, atoiInt(n), threads))
+	}
 	// ghz sends its messages on a new stream per request, half-closes and reads to the end of
 	// the stream: the new-stream mode. It has no mode that reuses a stream request after request
 	// (--stream-call-count sends all messages without waiting for replies and counts the stream
@@ -81,6 +93,19 @@ func (b *bench) tools(threads, mode string) []tool {
 				"-t", floor.DefaultDeadline.String(), dn.Addr}})
 	}
 	return tools
+}
+
+// streamOf is the stream mode of a row.
+func streamOf(mode string) string {
+	if mode == "reuse" {
+		return "reuse"
+	}
+	return "new"
+}
+
+func atoiInt(s string) int {
+	v, _ := strconv.Atoi(s)
+	return v
 }
 
 // writeGhzRequest writes the floor's request for ghz's --binary-file. ghz first tries to read

@@ -170,6 +170,7 @@ func (f *dnEchoFlags) addFlags(cmd *cobra.Command) {
 		"a call's latency counts from when it was due (default: freon's closed loop)")
 	sf.add(echo.FieldTarget, "target", "", "first|all|dn", echo.TargetFirst, "which DataNode(s): first (Java client order, retry on the others), all (round-robin\nover every replica, no retry), or one DataNode's uuid or host")
 	sf.add(echo.FieldStream, "stream", "", "new|reuse", string(echo.StreamNew), "gRPC stream use: new (a stream per request, like Java) or reuse (long-lived streams)")
+	sf.addTransport()
 	sf.addBool(echo.FieldNoRetry, "no-retry", "do not retry a failed call on the other pipeline members (with --ratis: no Raft retries)")
 	sf.addBool(echo.FieldUnsafeWrite, "unsafe-write", "with --ratis: write even when SCM does not list the container OPEN on its pipeline\n(a write a replica cannot apply closes the pipeline on a real cluster)")
 	sf.add(echo.FieldLookup, "lookup", "", "freon|single", string(echo.LookupFreon), "SCM lookup: freon (GetContainer + ListPipelines) or single (GetContainerWithPipeline)")

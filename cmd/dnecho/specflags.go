@@ -81,6 +81,11 @@ func (s *specFlags) addCluster() {
 	s.add(echo.FieldSCM, "scm", "", "host:port", "", "SCM client address(es), comma-separated for SCM HA (instead of --conf)")
 }
 
+// addTransport registers --transport, the client that carries the gRPC calls.
+func (s *specFlags) addTransport() {
+	s.add(echo.FieldGRPCClient, "transport", "", "grpc|h2", string(echo.GRPCClientGRPC), "client of the gRPC calls: grpc (grpc-go) or h2 (dnecho's own HTTP/2 client, the same\nbytes on the wire at 0.3-0.4x the CPU per call; docs/h2-transport.md)")
+}
+
 // addKerberos registers the Kerberos login flags, shared by freon and run. Without them a
 // Kerberos cluster is reached with the ticket cache of a kinit.
 func (s *specFlags) addKerberos() {

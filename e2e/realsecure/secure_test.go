@@ -118,6 +118,9 @@ func TestSecureRealCluster(t *testing.T) {
 			succeeds(t, secure(t, sec.ClientCache, nil, append(base, "-n", "20", "-D", "hadoop.rpc.protection="+qop)...), 20)
 		}
 	})
+	t.Run("both transports over TLS", func(t *testing.T) {
+		bothTransports(t, base, func(args ...string) realkit.Result { return secure(t, sec.ClientCache, nil, args...) })
+	})
 	t.Run("keytab", func(t *testing.T) {
 		r := secure(t, filepath.Join(dir, "no-such-cache"), nil, append(base, "-n", "20", "--principal", "testuser@"+testkdc.Realm, "--keytab", userKeytab)...)
 		succeeds(t, r, 20)
@@ -148,6 +151,7 @@ func TestSecureRealCluster(t *testing.T) {
 			{"not an administrator", nonadmin, nil, "is not an Ozone administrator"},
 			{"untrusted CA, gRPC", sec.ClientCache, []string{"--tls-ca", untrusted}, "certificate signed by unknown authority"},
 			{"untrusted CA, Ratis", sec.ClientCache, []string{"--tls-ca", untrusted, "--ratis", "--read-only"}, "certificate signed by unknown authority"},
+			{"untrusted CA, h2 transport", sec.ClientCache, []string{"--tls-ca", untrusted, "--transport", "h2"}, "certificate signed by unknown authority"},
 		}
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/proto"
@@ -70,6 +71,10 @@ type Options struct {
 	// NoRatis serves no RATIS port and publishes none, like a DataNode SCM lists without its
 	// Ratis ports.
 	NoRatis bool
+	// MaxConnectionAge, when > 0, makes the Xceiver port send GOAWAY on each connection this
+	// long after it opened (grpc-go's keepalive.ServerParameters), so that clients must move
+	// to a new connection mid-run while the calls in flight finish.
+	MaxConnectionAge time.Duration
 }
 
 // DefaultHandlerCount is hdds.datanode.handler.count's default since HDDS-11224 (it was 1).
@@ -105,6 +110,7 @@ type DataNode struct {
 	missing            map[int64]bool
 	tokenVerification  bool
 	maxResponsePayload int
+	maxConnectionAge   time.Duration
 	tls                *tlsMaterial
 	states             atomic.Pointer[map[int64]hddspb.LifeCycleState] // replaced whole by SetContainerState
 	handlers           chan struct{}
@@ -129,6 +135,7 @@ func New(opts Options) (*DataNode, error) {
 		missing:            make(map[int64]bool, len(opts.Missing)),
 		tokenVerification:  opts.TokenVerification,
 		maxResponsePayload: opts.MaxResponsePayload,
+		maxConnectionAge:   opts.MaxConnectionAge,
 	}
 	states := maps.Clone(opts.ContainerStates)
 	d.states.Store(&states)

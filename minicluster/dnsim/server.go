@@ -7,6 +7,7 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/keepalive"
 
 	"github.com/dnecho/dnecho/proto/dnpb"
 )
@@ -21,6 +22,9 @@ func (d *DataNode) newServer() *grpc.Server {
 	}
 	if d.tls != nil {
 		opts = append(opts, grpc.Creds(credentials.NewTLS(d.tls.serverConfig())))
+	}
+	if d.maxConnectionAge > 0 {
+		opts = append(opts, grpc.KeepaliveParams(keepalive.ServerParameters{MaxConnectionAge: d.maxConnectionAge}))
 	}
 	srv := grpc.NewServer(opts...)
 	dnpb.RegisterXceiverClientProtocolServiceServer(srv, xceiver{d: d})

@@ -30,8 +30,16 @@ var (
 // completed: the DataNode sends its trailers right after the response (the
 // request was already half-closed), so this costs no wait and spares the
 // RST_STREAM a cancelled, unfinished stream would cost both sides. A DataNode
-// that never ends the stream holds it until the attempt deadline.
+// that never ends the stream holds it until the attempt deadline. With the h2
+// transport every attempt comes here (Echo knows only grpc-go's pool) and goes
+// to h2call.go or, on a reused stream, h2pool.go.
 func (c *Client) callNewStream(ctx context.Context, m *member, res *Result, req *encoded) error {
+	if m.h2s != nil {
+		return m.h2s.call(ctx, res, req)
+	}
+	if m.h2 != nil {
+		return c.callH2(ctx, m, res, req)
+	}
 	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
 	cs, err := m.conn.NewStream(ctx, sendDesc, sendMethod)

@@ -2,6 +2,7 @@ package datanode
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 
+	"github.com/dnecho/dnecho/ozone/datanode/h2"
 	"github.com/dnecho/dnecho/proto/hddspb"
 )
 
@@ -34,11 +36,13 @@ type Client struct {
 	once   sync.Once
 }
 
-// member is one DataNode with its channel.
+// member is one DataNode with its channel: a grpc-go one or an h2 one (Options.Transport).
 type member struct {
 	node DataNode
 	conn *grpc.ClientConn
-	pool *streamPool // StreamReused only
+	pool *streamPool // StreamReused only, grpc-go
+	h2   *h2.Channel
+	h2s  *h2Pool // StreamReused only, h2
 }
 
 // New builds a Client for the members of pipeline. Channels connect lazily on
@@ -53,10 +57,12 @@ func New(pipeline *hddspb.Pipeline, opts Options) (*Client, error) {
 		return nil, errors.New("datanode: pipeline has no members")
 	}
 	creds := insecure.NewCredentials()
+	var tlsConf *tls.Config
 	if opts.TLS != nil {
-		if creds, err = TransportCredentials(opts.TLS); err != nil {
+		if tlsConf, err = tlsConfig(opts.TLS); err != nil {
 			return nil, err
 		}
+		creds = credentials.NewTLS(tlsConf)
 	}
 	c := &Client{opts: opts, one: -1}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
@@ -77,14 +83,10 @@ func New(pipeline *hddspb.Pipeline, opts Options) (*Client, error) {
 			}
 			c.one = i
 		}
-		conn, err := grpc.NewClient("passthrough:///"+node.Addr, dialOptions(opts, creds, node)...)
+		mb, err := c.newMember(node, creds, tlsConf)
 		if err != nil {
 			c.Close()
-			return nil, fmt.Errorf("datanode %s (%s): %w", node.UUID, node.Addr, err)
-		}
-		mb := &member{node: node, conn: conn}
-		if opts.Streams == StreamReused {
-			mb.pool = newStreamPool(c, mb)
+			return nil, err
 		}
 		c.members = append(c.members, mb)
 	}
@@ -136,10 +138,7 @@ func (c *Client) Close() error {
 		c.closed.Store(true)
 		c.cancel()
 		for _, m := range c.members {
-			if m.pool != nil {
-				m.pool.close()
-			}
-			_ = m.conn.Close() // only fails if already closed
+			m.close()
 		}
 	})
 	return nil

@@ -2,6 +2,7 @@ package datanode
 
 import (
 	"context"
+	"os"
 	"testing"
 	"time"
 
@@ -11,7 +12,13 @@ import (
 	"github.com/dnecho/dnecho/proto/hddspb"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) {
+	if os.Getenv(serveEnv) != "" {
+		serveDataNode() // the child of childDataNode
+		return
+	}
+	goleak.VerifyTestMain(m)
+}
 
 // startDNs starts one emulated DataNode per options value and stops them when
 // the test ends.
@@ -53,6 +60,9 @@ func pipelineOf(dns ...*dnsim.DataNode) *hddspb.Pipeline {
 // newClient builds a Client and closes it when the test ends.
 func newClient(tb testing.TB, p *hddspb.Pipeline, opts Options) *Client {
 	tb.Helper()
+	if opts.Transport == "" {
+		opts.Transport = Transport(*testTransport)
+	}
 	c, err := New(p, opts)
 	if err != nil {
 		tb.Fatalf("New: %v", err)

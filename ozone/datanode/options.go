@@ -93,6 +93,8 @@ type Options struct {
 	TLS *TLSOptions
 	// Conns, when not nil, hears of every connection the client opens and closes (Dialer).
 	Conns ConnWatcher
+	// Transport: TransportGRPC (default) or TransportH2.
+	Transport Transport
 }
 
 // withDefaults validates o and fills in defaults.
@@ -106,6 +108,13 @@ func (o Options) withDefaults() (Options, error) {
 	case StreamPerRequest, StreamReused:
 	default:
 		return o, fmt.Errorf("datanode: option Streams %q: want %q or %q", o.Streams, StreamPerRequest, StreamReused)
+	}
+	switch o.Transport {
+	case "":
+		o.Transport = TransportGRPC
+	case TransportGRPC, TransportH2:
+	default:
+		return o, fmt.Errorf("datanode: option Transport %q: want %q or %q", o.Transport, TransportGRPC, TransportH2)
 	}
 	switch {
 	case o.Timeout == 0:

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -18,12 +17,9 @@ import (
 // stream never carries two requests at once and responses cannot be
 // mismatched; concurrent calls simply use different streams.
 type streamPool struct {
-	c *Client
-	m *member
-
-	mu     sync.Mutex
-	idle   []*reusedStream
-	closed bool
+	c    *Client
+	m    *member
+	idle idleStreams[*reusedStream]
 }
 
 func newStreamPool(c *Client, m *member) *streamPool {
@@ -85,16 +81,10 @@ func (s *reusedStream) watchEnded() bool {
 // lives on under the Client's context.
 func (p *streamPool) get(callCtx context.Context, timeout time.Duration) (s *reusedStream, fresh bool, err error) {
 	for {
-		p.mu.Lock()
-		n := len(p.idle)
-		if n == 0 {
-			p.mu.Unlock()
+		var ok bool
+		if s, ok = p.idle.take(); !ok {
 			break
 		}
-		s = p.idle[n-1]
-		p.idle[n-1] = nil
-		p.idle = p.idle[:n-1]
-		p.mu.Unlock()
 		if s.watchDone != nil && s.watchEnded() {
 			s.discard() // cancelled with the context of an earlier call
 			continue
@@ -150,22 +140,13 @@ func (s *reusedStream) discard() {
 }
 
 func (p *streamPool) put(s *reusedStream) {
-	p.mu.Lock()
-	if p.closed || len(p.idle) >= p.c.opts.MaxIdleStreams {
-		p.mu.Unlock()
+	if !p.idle.keep(s, p.c.opts.MaxIdleStreams) {
 		s.discard()
-		return
 	}
-	p.idle = append(p.idle, s)
-	p.mu.Unlock()
 }
 
 func (p *streamPool) close() {
-	p.mu.Lock()
-	idle := p.idle
-	p.idle, p.closed = nil, true
-	p.mu.Unlock()
-	for _, s := range idle {
+	for _, s := range p.idle.close() {
 		s.discard()
 	}
 }

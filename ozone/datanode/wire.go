@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/dnecho/dnecho/ozone/datanode/h2"
 	"github.com/dnecho/dnecho/proto/dnpb"
 )
 
@@ -22,16 +23,22 @@ type encoded struct {
 	// bufs wraps the bytes for grpc-go without copying; mem.SliceBuffer's Ref and Free do
 	// nothing, so grpc-go may hold and release it any number of times.
 	bufs mem.BufferSlice
-	size int
-	uuid string // datanodeUuid, to share an encoding between members that get the same one
+	// framed is the same bytes behind their gRPC message prefix, for package h2.
+	framed []byte
+	size   int
+	uuid   string // datanodeUuid, to share an encoding between members that get the same one
 }
 
 func encode(msg *dnpb.ContainerCommandRequestProto) (*encoded, error) {
-	b, err := proto.MarshalOptions{Deterministic: true}.Marshal(msg)
+	// The message is encoded behind room for its prefix, so both transports share the bytes.
+	framed := make([]byte, h2.PrefixLen, h2.PrefixLen+proto.Size(msg))
+	framed, err := proto.MarshalOptions{Deterministic: true}.MarshalAppend(framed, msg)
 	if err != nil {
 		return nil, fmt.Errorf("datanode: encode echo request: %w", err)
 	}
-	return &encoded{bufs: mem.BufferSlice{mem.SliceBuffer(b)}, size: len(b), uuid: msg.GetDatanodeUuid()}, nil
+	h2.PutPrefix(framed)
+	b := framed[h2.PrefixLen:]
+	return &encoded{bufs: mem.BufferSlice{mem.SliceBuffer(b)}, framed: framed, size: len(b), uuid: msg.GetDatanodeUuid()}, nil
 }
 
 // reply is one received response, checked in place.
@@ -66,11 +73,17 @@ func (codec) Unmarshal(data mem.BufferSlice, v any) error {
 		return fmt.Errorf("datanode: codec cannot unmarshal into %T", v)
 	}
 	b := r.contiguous(data)
+	return r.check(b, len(b))
+}
+
+// check judges an encoded reply (b, of size bytes on the wire): its result, and the message
+// of a result that is not SUCCESS.
+func (r *reply) check(b []byte, size int) error {
 	res, err := CheckReply(b)
 	if err != nil {
 		return err
 	}
-	r.result, r.size, r.message = res, len(b), ""
+	r.result, r.size, r.message = res, size, ""
 	if res != dnpb.Result_SUCCESS {
 		var m dnpb.ContainerCommandResponseProto
 		if err := proto.Unmarshal(b, &m); err != nil {

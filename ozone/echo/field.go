@@ -22,6 +22,7 @@ const (
 	FieldLookupTimeout  Field = "LookupTimeout"
 	FieldToken          Field = "Token"
 	FieldTransport      Field = "Transport"
+	FieldGRPCClient     Field = "GRPCClient"
 	FieldUnsafeWrite    Field = "UnsafeWrite"
 	FieldTarget         Field = "Target"
 	FieldStream         Field = "Stream"

@@ -46,6 +46,8 @@ func (s *Spec) Set(f Field, v string) error {
 		return checkToken(s.Token)
 	case FieldTransport:
 		return setEnum(&s.Transport, f, v, TransportGRPC, TransportRatis)
+	case FieldGRPCClient:
+		return setEnum(&s.GRPCClient, f, v, GRPCClientGRPC, GRPCClientH2)
 	case FieldUnsafeWrite:
 		return setBool(&s.UnsafeWrite, f, v)
 	case FieldTarget:

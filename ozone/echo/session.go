@@ -115,6 +115,7 @@ func datanodeOptions(spec Spec, t *Placement) (datanode.Options, error) {
 	o := datanode.Options{
 		Target:      datanode.Target(spec.Target),
 		Streams:     spec.Stream.mode(),
+		Transport:   spec.GRPCClient.transport(),
 		NoRetry:     spec.NoRetry,
 		Timeout:     spec.Deadline,
 		UseHostname: t.Settings.UseDatanodeHostname,

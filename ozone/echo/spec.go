@@ -89,6 +89,19 @@ const (
 	TransportRatis Transport = "ratis"
 )
 
+// GRPCClient is the client that carries the gRPC transport's calls; both send the same bytes
+// and report the same outcomes (docs/h2-transport.md). The front ends call it --transport and
+// transport.
+type GRPCClient string
+
+// gRPC clients.
+const (
+	// GRPCClientGRPC is grpc-go. "" means this.
+	GRPCClientGRPC GRPCClient = "grpc"
+	// GRPCClientH2 is dnecho's own HTTP/2 client for the Echo exchange (ozone/datanode/h2).
+	GRPCClientH2 GRPCClient = "h2"
+)
+
 // Mode is what one Echo measures: the transport, and for Ratis whether it is a read or a write.
 type Mode string
 
@@ -161,6 +174,8 @@ type Spec struct {
 	Token string
 	// Transport is TransportGRPC (default) or TransportRatis.
 	Transport Transport
+	// GRPCClient is GRPCClientGRPC (default) or GRPCClientH2; over Ratis only the default.
+	GRPCClient GRPCClient
 	// UnsafeWrite lets Ratis writes go to a container SCM does not list as OPEN on its pipeline
 	// (see checkWrite: on a real cluster such a write can close the pipeline).
 	UnsafeWrite bool
@@ -211,6 +226,9 @@ func (s Spec) withDefaults() Spec {
 	if s.Transport == "" {
 		s.Transport = TransportGRPC
 	}
+	if s.GRPCClient == "" {
+		s.GRPCClient = GRPCClientGRPC
+	}
 	if s.Target == "" {
 		s.Target = TargetFirst
 	}
@@ -232,6 +250,13 @@ func (l Lookup) mode() scm.LookupMode {
 		return scm.LookupWithPipeline
 	}
 	return scm.LookupFreon
+}
+
+func (g GRPCClient) transport() datanode.Transport {
+	if g == GRPCClientH2 {
+		return datanode.TransportH2
+	}
+	return datanode.TransportGRPC
 }
 
 func (s Stream) mode() datanode.StreamMode {

@@ -39,6 +39,7 @@ func (s Spec) Validate() error {
 		func() error { return checkEnum(FieldLookup, s.Lookup, LookupFreon, LookupSingle) },
 		func() error { return checkEnum(FieldStream, s.Stream, StreamNew, StreamReuse) },
 		func() error { return checkEnum(FieldTransport, s.Transport, TransportGRPC, TransportRatis) },
+		func() error { return checkEnum(FieldGRPCClient, s.GRPCClient, GRPCClientGRPC, GRPCClientH2) },
 		func() error { return checkRatis(s) },
 		func() error { return checkNotNegative(FieldLookupTimeout, s.LookupTimeout < 0, s.LookupTimeout) },
 		func() error { return checkNotNegative(FieldDeadline, s.Deadline < 0, s.Deadline) },
@@ -140,6 +141,8 @@ func checkRatis(s Spec) error {
 		return fieldErr(FieldTarget, strconv.Quote(s.Target), "does not apply to the Ratis transport, which sends to the pipeline's leader; leave it out")
 	case s.Stream == StreamReuse:
 		return fieldErr(FieldStream, strconv.Quote(string(s.Stream)), "does not apply to the Ratis transport, which keeps one ordered stream per client; leave it out")
+	case s.GRPCClient == GRPCClientH2:
+		return fieldErr(FieldGRPCClient, strconv.Quote(string(s.GRPCClient)), "does not apply to the Ratis transport, whose Raft client runs on grpc-go; leave it out")
 	}
 	return nil
 }
