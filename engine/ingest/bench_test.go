@@ -129,3 +129,23 @@ func BenchmarkIngestIteration(b *testing.B) { benchmarkIteration(b, false) }
 // BenchmarkFoldIteration is benchmarkIteration through the fast lane: per-VU folds drained into
 // the collector.
 func BenchmarkFoldIteration(b *testing.B) { benchmarkIteration(b, true) }
+
+// BenchmarkIngestChecks measures checks samples through the full lane, where the collector also
+// counts each in its group and check tree: four checks in the root group and a nested one, each
+// with its own tag set, as a VU's buffer hands them over. ns/op is per sample.
+func BenchmarkIngestChecks(b *testing.B) {
+	f := newFixture(b, Options{})
+	var tags []*metrics.Tags
+	for _, g := range []string{"", "::outer::inner"} {
+		for _, c := range []string{"status is 200", "body matches"} {
+			tags = append(tags, metrics.NewTags(map[string]string{"group": g, "check": c, "scenario": "default"}))
+		}
+	}
+	buf := metrics.NewBuffer(f.c, 0, 0)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		buf.Add(metrics.Sample{Metric: f.b.Checks, Value: float64(i & 1), Tags: tags[i&3]})
+	}
+	buf.Flush()
+}

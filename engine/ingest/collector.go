@@ -48,7 +48,7 @@ type Collector struct {
 	byName     map[string]metrics.Sink // parents and sub-metrics, by sink name
 	subs       map[string][]metrics.Submetric
 	breakdowns map[string][]ByTag // by metric name
-	tree       *checkTree
+	tree       *sampleTree
 	outputs    []Output
 	filter     *tagFilter // SetEnabledSystemTags; nil: every tag is kept
 	// perSample is set once an output needs individual samples: producers then stop folding
@@ -81,7 +81,7 @@ func New(opts Options) *Collector {
 		byName:     map[string]metrics.Sink{},
 		subs:       map[string][]metrics.Submetric{},
 		breakdowns: map[string][]ByTag{},
-		tree:       newCheckTree(),
+		tree:       newSampleTree(),
 	}
 }
 

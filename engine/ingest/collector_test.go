@@ -10,6 +10,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/dnecho/dnecho/engine/checktree"
 	"github.com/dnecho/dnecho/engine/metrics"
 )
 
@@ -175,19 +176,22 @@ func TestCheckTree(t *testing.T) {
 		chk("", "root ok", true),
 		smp(f.b.Checks, 1, map[string]string{"group": ""}), // no check tag: ignored by the tree
 	})
-	root := f.c.Snapshot().Root
-	if len(root.Checks) != 1 || root.Checks[0].Passes != 2 || root.Checks[0].Path != "::root ok" {
-		t.Fatalf("root checks %+v", root.Checks)
+	snap := f.c.Snapshot()
+	f.c.PushSamples([]metrics.Sample{chk("", "root ok", false)}) // after the snapshot: not in it
+	root := snap.Root
+	if cs := root.Checks(); len(cs) != 1 || cs[0].Path != "::root ok" || counts(cs[0]) != "2/0" {
+		t.Fatalf("root checks %+v", cs)
 	}
-	if len(root.Groups) != 1 || root.Groups[0].Path != "::outer" || root.Groups[0].Name != "outer" {
-		t.Fatalf("root groups %+v", root.Groups)
+	gs := root.Groups()
+	if len(gs) != 1 || gs[0].Path != "::outer" || gs[0].Name != "outer" {
+		t.Fatalf("root groups %+v", gs)
 	}
-	outer := root.Groups[0]
-	if len(outer.Checks) != 1 || outer.Checks[0].Passes != 1 || outer.Checks[0].Fails != 1 {
-		t.Errorf("outer checks %+v", outer.Checks)
+	outer := gs[0]
+	if cs := outer.Checks(); len(cs) != 1 || counts(cs[0]) != "1/1" {
+		t.Errorf("outer checks %+v", cs)
 	}
-	if len(outer.Groups) != 1 || outer.Groups[0].Name != "inner" || outer.Groups[0].Checks[0].Path != "::outer::inner::b" {
-		t.Errorf("inner group %+v", outer.Groups)
+	if gs := outer.Groups(); len(gs) != 1 || gs[0].Name != "inner" || gs[0].Checks()[0].Path != "::outer::inner::b" {
+		t.Errorf("inner group %+v", gs)
 	}
 }
 
@@ -312,4 +316,10 @@ func TestBreakdownByTags(t *testing.T) {
 			t.Errorf("delta %v: the breakdown by datanode alone %+v", viaDelta, one)
 		}
 	}
+}
+
+// counts is a check's "passes/fails".
+func counts(c *checktree.Check) string {
+	p, f := c.Counts()
+	return fmt.Sprintf("%d/%d", p, f)
 }

@@ -28,7 +28,7 @@ func (c *Collector) addDelta(m *metrics.Metric, tags *metrics.Tags, d *metrics.D
 			c.tree.addCheckDelta(tags, d)
 		case b.GroupDuration:
 			p, _ := tags.Get("group")
-			c.tree.group(p)
+			c.tree.addGroup(p)
 		}
 	}
 }
@@ -50,13 +50,11 @@ func (s *series) merge(tags *metrics.Tags, d *metrics.Delta) {
 }
 
 // addCheckDelta counts a checks delta: Trues passes and the rest fails.
-func (t *checkTree) addCheckDelta(tags *metrics.Tags, d *metrics.Delta) {
+func (t *sampleTree) addCheckDelta(tags *metrics.Tags, d *metrics.Delta) {
 	name, ok := tags.Get("check")
 	if !ok {
 		return
 	}
 	gp, _ := tags.Get("group")
-	c := t.check(gp, name)
-	c.Passes += d.Trues
-	c.Fails += d.N - d.Trues
+	t.check(gp, name).Add(d.Trues, d.N-d.Trues)
 }

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"github.com/dnecho/dnecho/engine/checktree"
 	"github.com/dnecho/dnecho/engine/metrics"
 )
 
@@ -11,7 +12,7 @@ type Snapshot struct {
 	Series     []Series
 	Breakdowns []Breakdown
 	// Root is the group and check tree (empty unless Options.Builtins was set).
-	Root   *Group
+	Root   *checktree.Group
 	byName map[string]metrics.Sink
 }
 
@@ -45,7 +46,7 @@ type TagSink struct {
 func (c *Collector) Snapshot() *Snapshot {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	snap := &Snapshot{Root: copyGroup(c.tree.root), byName: map[string]metrics.Sink{}}
+	snap := &Snapshot{Root: c.tree.snapshot(), byName: map[string]metrics.Sink{}}
 	for _, s := range c.order {
 		snap.add(Series{Name: s.metric.Name, Metric: s.metric, Sink: s.sink.Clone()})
 		for i := range s.subs {

@@ -27,7 +27,7 @@
 //	err = r.Teardown(ctx)               // *TimeoutError → 101
 //	res, err := r.HandleSummary(ctx, summaryJSON)
 //	if res.Handled { err = res.Write(os.Stdout, os.Stderr) } else { /* default summary */ }
-//	rootGroup := r.Groups().Summary()   // root_group of the summary data
+//	rootGroup := r.Groups().Clone().Root() // root_group of the summary data
 //	reason, failed := r.Outcome().Failed() // exec.test.fail → exit 110
 //
 // ExitCode maps the errors of this package (and modules.AbortError, exit 108) to exit codes.

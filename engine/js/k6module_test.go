@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dnecho/dnecho/engine/js/groups"
+	"github.com/dnecho/dnecho/engine/checktree"
 )
 
 func TestChecksAndGroups(t *testing.T) {
@@ -63,13 +63,14 @@ export default function () {
 		t.Fatalf("group_duration groups %v", groupsSeen)
 	}
 
-	sum := e.r.Groups().Summary()
-	if len(sum.Checks) != 4 || sum.Checks[2].Name != "is six" || sum.Checks[2].Fails != 2 || sum.Checks[2].ID != groups.ID("::is six") {
-		t.Fatalf("root checks %+v", sum.Checks)
+	root := e.r.Groups().Root()
+	checks := root.Checks()
+	if _, fails := checks[2].Counts(); len(checks) != 4 || checks[2].Name != "is six" || fails != 2 || checks[2].ID != checktree.ID("::is six") {
+		t.Fatalf("root checks %+v", checks)
 	}
-	outer := sum.Groups[0]
-	if outer.Path != "::outer" || outer.ID != groups.ID("::outer") || outer.Groups[0].Checks[0].Path != "::outer::inner::deep" ||
-		outer.Groups[0].Checks[0].Passes != 2 {
+	outer := root.Groups()[0]
+	deep := outer.Groups()[0].Checks()[0]
+	if passes, _ := deep.Counts(); outer.Path != "::outer" || outer.ID != checktree.ID("::outer") || deep.Path != "::outer::inner::deep" || passes != 2 {
 		t.Fatalf("outer group %+v", outer)
 	}
 }

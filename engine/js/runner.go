@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dnecho/dnecho/engine/js/groups"
+	"github.com/dnecho/dnecho/engine/checktree"
 	"github.com/dnecho/dnecho/engine/js/loader"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/js/modules/crypto"
@@ -148,7 +148,7 @@ func Load(ctx context.Context, cfg Config) (*Runner, error) {
 			Registry: cfg.Registry,
 			Pusher:   cfg.Pusher,
 			Builtin:  builtin,
-			Groups:   groups.NewTree(),
+			Groups:   checktree.New(),
 			Outcome:  modules.NewOutcome(),
 			Logger:   cfg.Logger,
 		},
@@ -236,7 +236,7 @@ func (r *Runner) HasFunction(name string) bool { return r.functions[name] }
 func (r *Runner) Files() []File { return r.src.Files() }
 
 // Groups returns the tree of groups and checks with their counts, for the summary's root_group.
-func (r *Runner) Groups() *groups.Tree { return r.test.Groups }
+func (r *Runner) Groups() *checktree.Tree { return r.test.Groups }
 
 // Outcome returns the script's verdicts on the run: exec.test.abort and exec.test.fail.
 func (r *Runner) Outcome() *modules.Outcome { return r.test.Outcome }

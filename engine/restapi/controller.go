@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/dnecho/dnecho/engine/checktree"
 	"github.com/dnecho/dnecho/engine/metrics"
-	"github.com/dnecho/dnecho/engine/summary"
 )
 
 // RunStatus is k6's numeric run state (grafana/k6 lib/execution.go, ExecutionStatus), the
@@ -62,7 +62,7 @@ type Controller interface {
 	// divisor of a counter's rate.
 	Metrics() ([]Metric, time.Duration)
 	// Groups returns the root group with its checks and sub-groups.
-	Groups() *summary.Group
+	Groups() *checktree.Group
 	// SetupData returns the setup data JSON; nil when there is none.
 	SetupData() json.RawMessage
 	// SetSetupData replaces the setup data (nil: none).

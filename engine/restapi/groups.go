@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/dnecho/dnecho/engine/summary"
+	"github.com/dnecho/dnecho/engine/checktree"
 )
 
 // checkAttributes and groupAttributes are k6's group documents (grafana/k6 api/v1/group.go,
@@ -43,21 +43,23 @@ type groupData struct {
 }
 
 // flatten lists g and its descendants, parents first.
-func flatten(g, parent *summary.Group, out []groupData) []groupData {
+func flatten(g *checktree.Group, out []groupData) []groupData {
 	d := groupData{Type: "groups", ID: g.ID, Attributes: groupAttributes{Path: g.Path, Name: g.Name}}
-	for _, c := range g.Checks {
-		d.Attributes.Checks = append(d.Attributes.Checks, checkAttributes{ID: c.ID, Path: c.Path, Name: c.Name, Passes: c.Passes, Fails: c.Fails})
+	for _, c := range g.Checks() {
+		passes, fails := c.Counts()
+		d.Attributes.Checks = append(d.Attributes.Checks, checkAttributes{ID: c.ID, Path: c.Path, Name: c.Name, Passes: passes, Fails: fails})
 	}
-	d.Relationships.Groups.Data = make([]relation, 0, len(g.Groups))
-	for _, sub := range g.Groups {
+	subs := g.Groups()
+	d.Relationships.Groups.Data = make([]relation, 0, len(subs))
+	for _, sub := range subs {
 		d.Relationships.Groups.Data = append(d.Relationships.Groups.Data, relation{Type: "groups", ID: sub.ID})
 	}
-	if parent != nil {
-		d.Relationships.Parent.Data = &relation{Type: "groups", ID: parent.ID}
+	if g.Parent != nil {
+		d.Relationships.Parent.Data = &relation{Type: "groups", ID: g.Parent.ID}
 	}
 	out = append(out, d)
-	for _, sub := range g.Groups {
-		out = flatten(sub, g, out)
+	for _, sub := range subs {
+		out = flatten(sub, out)
 	}
 	return out
 }
@@ -67,7 +69,7 @@ func (h *handlers) allGroups() []groupData {
 	if root == nil {
 		return []groupData{}
 	}
-	return flatten(root, nil, nil)
+	return flatten(root, nil)
 }
 
 func (h *handlers) getGroups(w http.ResponseWriter, _ *http.Request) {

@@ -9,8 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dnecho/dnecho/engine/checktree"
 	"github.com/dnecho/dnecho/engine/restapi"
-	"github.com/dnecho/dnecho/engine/summary"
 	"github.com/dnecho/dnecho/internal/exitcode"
 )
 
@@ -252,12 +252,12 @@ func (c *Control) Metrics() ([]restapi.Metric, time.Duration) {
 }
 
 // Groups implements restapi.Controller.
-func (c *Control) Groups() *summary.Group {
+func (c *Control) Groups() *checktree.Group {
 	t := c.prepared()
 	if t == nil {
 		return nil
 	}
-	return summaryGroup(t.script.Groups().Summary())
+	return t.script.Groups().Clone().Root()
 }
 
 // SetupData implements restapi.Controller.

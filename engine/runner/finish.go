@@ -9,7 +9,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/dnecho/dnecho/engine/js/groups"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/output"
@@ -126,7 +125,7 @@ func (t *testRun) summarize() error {
 		Thresholds: t.ths,
 		Duration:   t.duration(),
 		SetupData:  json.RawMessage(t.script.SetupData()),
-		Root:       summaryGroup(t.script.Groups().Summary()),
+		Root:       t.script.Groups().Clone().Root(),
 		Sections:   t.sections,
 		Options: summary.Options{
 			TrendStats:  t.opts.SummaryTrendStats,
@@ -203,16 +202,4 @@ func (t *testRun) handleSummary(data *summary.Data) (handled bool, writeErr erro
 		return true, fmt.Errorf("handleSummary outputs: %w", err)
 	}
 	return true, nil
-}
-
-// summaryGroup converts the script runner's group tree to the summary's.
-func summaryGroup(g groups.GroupSummary) *summary.Group {
-	out := &summary.Group{Name: g.Name, Path: g.Path, ID: g.ID}
-	for _, c := range g.Checks {
-		out.Checks = append(out.Checks, &summary.Check{Name: c.Name, Path: c.Path, ID: c.ID, Passes: c.Passes, Fails: c.Fails})
-	}
-	for _, sub := range g.Groups {
-		out.Groups = append(out.Groups, summaryGroup(sub))
-	}
-	return out
 }

@@ -113,12 +113,15 @@ func compareSummaries(t *testing.T, fast, full *summary.Data) {
 	if a, b := untimed(fast.Metrics), untimed(full.Metrics); a != b {
 		t.Errorf("%d metrics fast, %d full (vus and vus_max left out)", a, b)
 	}
-	fr, ur := fast.Root, full.Root
-	if len(fr.Groups) != 1 || len(ur.Groups) != 1 || len(fr.Groups[0].Checks) != 1 || len(ur.Groups[0].Checks) != 1 {
-		t.Fatalf("group tree: fast %+v, full %+v", fr, ur)
+	fg, ug := fast.Root.Groups(), full.Root.Groups()
+	if len(fg) != 1 || len(ug) != 1 || len(fg[0].Checks()) != 1 || len(ug[0].Checks()) != 1 {
+		t.Fatalf("group tree: fast %d groups, full %d", len(fg), len(ug))
 	}
-	if a, b := *fr.Groups[0].Checks[0], *ur.Groups[0].Checks[0]; a != b || a.Passes != 3000 {
-		t.Errorf("checks: %+v fast, %+v full (want 3000 passes)", a, b)
+	a, b := fg[0].Checks()[0], ug[0].Checks()[0]
+	ap, af := a.Counts()
+	bp, bf := b.Counts()
+	if a.ID != b.ID || ap != bp || af != bf || ap != 3000 {
+		t.Errorf("checks: %s %d/%d fast, %s %d/%d full (want 3000 passes)", a.Path, ap, af, b.Path, bp, bf)
 	}
 }
 

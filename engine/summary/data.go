@@ -1,12 +1,11 @@
 package summary
 
 import (
-	"crypto/md5"
-	"encoding/hex"
 	"encoding/json"
 	"sort"
 	"time"
 
+	"github.com/dnecho/dnecho/engine/checktree"
 	"github.com/dnecho/dnecho/engine/ingest"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/threshold"
@@ -19,9 +18,10 @@ type Input struct {
 	Duration   time.Duration  // test run duration
 	SetupData  json.RawMessage
 	Options    Options
-	// Root, when set, is the group and check tree kept by the script runner; otherwise the tree
-	// the collector derived from checks and group_duration samples is used.
-	Root *Group
+	// Root, when set, is the root of a copy of the script runner's group and check tree
+	// (checktree.Tree.Clone); otherwise the snapshot's tree, which the collector derived from the
+	// checks and group_duration samples, is used.
+	Root *checktree.Group
 	// Sections are the front end's own blocks for the text summary (see Section).
 	Sections []Section
 }
@@ -30,8 +30,8 @@ type Input struct {
 type Data struct {
 	Options   Options
 	Duration  time.Duration
-	Root      *Group
-	Metrics   []*Metric // by name, each metric followed by its sub-metrics
+	Root      *checktree.Group // a copy: nothing counts into it
+	Metrics   []*Metric        // by name, each metric followed by its sub-metrics
 	SetupData json.RawMessage
 	// Sections follow the metrics (and groups) in the text summary; JS and Export leave them out.
 	Sections []Section
@@ -62,19 +62,6 @@ type Value struct {
 	V   float64
 }
 
-// Group is a group with the md5 ids of docs/k6-compat.md#handlesummary.
-type Group struct {
-	Name, Path, ID string
-	Groups         []*Group
-	Checks         []*Check
-}
-
-// Check is a check's tally with its md5 id.
-type Check struct {
-	Name, Path, ID string
-	Passes, Fails  int64
-}
-
 // Build computes the summary. It fails only on invalid options.
 func Build(in Input) (*Data, error) {
 	if err := in.Options.Validate(); err != nil {
@@ -86,9 +73,9 @@ func Build(in Input) (*Data, error) {
 	case in.Root != nil:
 		d.Root = in.Root
 	case in.Snapshot != nil && in.Snapshot.Root != nil:
-		d.Root = withIDs(in.Snapshot.Root)
+		d.Root = in.Snapshot.Root
 	default:
-		d.Root = withIDs(&ingest.Group{})
+		d.Root = checktree.New().Root()
 	}
 	if in.Snapshot == nil {
 		return d, nil
@@ -200,20 +187,4 @@ func (m *Metric) Value(key string) float64 {
 		}
 	}
 	return 0
-}
-
-func md5hex(s string) string {
-	sum := md5.Sum([]byte(s))
-	return hex.EncodeToString(sum[:])
-}
-
-func withIDs(g *ingest.Group) *Group {
-	out := &Group{Name: g.Name, Path: g.Path, ID: md5hex(g.Path)}
-	for _, c := range g.Checks {
-		out.Checks = append(out.Checks, &Check{Name: c.Name, Path: c.Path, ID: md5hex(c.Path), Passes: c.Passes, Fails: c.Fails})
-	}
-	for _, sub := range g.Groups {
-		out.Groups = append(out.Groups, withIDs(sub))
-	}
-	return out
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 
+	"github.com/dnecho/dnecho/engine/checktree"
 	"github.com/dnecho/dnecho/engine/metrics"
 )
 
@@ -45,14 +46,14 @@ func (d *Data) Export() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func groupExport(g *Group) map[string]any {
+func groupExport(g *checktree.Group) map[string]any {
 	groups := map[string]any{}
-	for _, sub := range g.Groups {
+	for _, sub := range g.Groups() {
 		groups[sub.Name] = groupExport(sub)
 	}
 	checks := map[string]any{}
-	for _, c := range g.Checks {
-		checks[c.Name] = map[string]any{"name": c.Name, "path": c.Path, "id": c.ID, "passes": c.Passes, "fails": c.Fails}
+	for _, c := range g.Checks() {
+		checks[c.Name] = checkJS(c)
 	}
 	return map[string]any{"name": g.Name, "path": g.Path, "id": g.ID, "groups": groups, "checks": checks}
 }

@@ -7,13 +7,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dnecho/dnecho/engine/checktree"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/threshold"
 )
 
 // jsData is the handleSummary `data` object as JS gives it back (the shape of Data.JS).
 type jsData struct {
-	RootGroup *jsGroup `json:"root_group"`
+	RootGroup *checktree.Tree `json:"root_group"`
 	Options   struct {
 		SummaryTrendStats []string `json:"summaryTrendStats"`
 		SummaryTimeUnit   string   `json:"summaryTimeUnit"`
@@ -35,14 +36,6 @@ type jsMetric struct {
 	Thresholds map[string]struct{ OK bool } `json:"thresholds"`
 }
 
-type jsGroup struct {
-	Name   string     `json:"name"`
-	Path   string     `json:"path"`
-	ID     string     `json:"id"`
-	Groups []*jsGroup `json:"groups"`
-	Checks []*Check   `json:"checks"`
-}
-
 // FromJS reads a handleSummary `data` object, as JSON, back into Data, so that a script's
 // summary helpers (dnecho's built-in k6-summary module) render what the script passes them,
 // changes included. Unknown metric types or value types are an error; missing parts are empty.
@@ -57,9 +50,12 @@ func FromJS(data []byte) (*Data, error) {
 			NoColor: in.Options.NoColor, IsStdOutTTY: in.State.IsStdOutTTY, IsStdErrTTY: in.State.IsStdErrTTY,
 		},
 		Duration:  time.Duration(in.State.TestRunDurationMs * float64(time.Millisecond)),
-		Root:      groupFromJS(in.RootGroup),
 		SetupData: in.SetupData,
 	}
+	if in.RootGroup == nil {
+		in.RootGroup = checktree.New()
+	}
+	d.Root = in.RootGroup.Root()
 	var err error
 	if d.stats, err = d.Options.trendStats(); err != nil {
 		return nil, err
@@ -119,15 +115,4 @@ var metricTypes = map[string]metrics.MetricType{
 
 var valueTypes = map[string]metrics.ValueType{
 	"default": metrics.Default, "time": metrics.Time, "data": metrics.Data,
-}
-
-func groupFromJS(g *jsGroup) *Group {
-	if g == nil {
-		return &Group{ID: md5hex("")}
-	}
-	out := &Group{Name: g.Name, Path: g.Path, ID: g.ID, Checks: g.Checks}
-	for _, sub := range g.Groups {
-		out.Groups = append(out.Groups, groupFromJS(sub))
-	}
-	return out
 }

@@ -2,18 +2,14 @@ package summary
 
 import (
 	"encoding/json"
-	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/dnecho/dnecho/engine/ingest"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/threshold"
+	"github.com/dnecho/dnecho/internal/testkit"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // scenario is a fixed run: 10 s, 500 iterations, 3 DataNodes, checks in the root group and in a
 // nested group, thresholds on a metric, a sub-metric and checks.
@@ -89,23 +85,6 @@ func scenario(t *testing.T) Input {
 	}
 }
 
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("%s differs (go test -run %s -update to accept):\n--- got ---\n%s\n--- want ---\n%s", name, t.Name(), got, want)
-	}
-}
-
 func TestGoldenText(t *testing.T) {
 	for _, tc := range []struct {
 		file string
@@ -124,7 +103,7 @@ func TestGoldenText(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		golden(t, tc.file, []byte(d.Text()))
+		testkit.Golden(t, tc.file, []byte(d.Text()))
 	}
 }
 
@@ -137,10 +116,10 @@ func TestGoldenJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "handle_summary.json", append(js, '\n'))
+	testkit.Golden(t, "handle_summary.json", append(js, '\n'))
 	exp, err := d.Export()
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "summary_export.json", exp)
+	testkit.Golden(t, "summary_export.json", exp)
 }

@@ -3,6 +3,8 @@ package summary
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/dnecho/dnecho/engine/checktree"
 )
 
 // JS returns the handleSummary `data` object (docs/k6-compat.md#handlesummary) as plain
@@ -73,14 +75,21 @@ func (d *Data) setupData() any {
 	return v
 }
 
-func groupJS(g *Group) map[string]any {
-	groups := make([]any, 0, len(g.Groups))
-	for _, sub := range g.Groups {
+func groupJS(g *checktree.Group) map[string]any {
+	subs, cs := g.Groups(), g.Checks()
+	groups := make([]any, 0, len(subs))
+	for _, sub := range subs {
 		groups = append(groups, groupJS(sub))
 	}
-	checks := make([]any, 0, len(g.Checks))
-	for _, c := range g.Checks {
-		checks = append(checks, map[string]any{"name": c.Name, "path": c.Path, "id": c.ID, "passes": c.Passes, "fails": c.Fails})
+	checks := make([]any, 0, len(cs))
+	for _, c := range cs {
+		checks = append(checks, checkJS(c))
 	}
 	return map[string]any{"name": g.Name, "path": g.Path, "id": g.ID, "groups": groups, "checks": checks}
+}
+
+// checkJS is a check as the data and the export show it.
+func checkJS(c *checktree.Check) map[string]any {
+	passes, fails := c.Counts()
+	return map[string]any{"name": c.Name, "path": c.Path, "id": c.ID, "passes": passes, "fails": fails}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/dnecho/dnecho/engine/checktree"
 	"github.com/dnecho/dnecho/engine/metrics"
 )
 
@@ -32,23 +33,25 @@ func (d *Data) legacyText() string {
 }
 
 // legacyGroup writes a group's checks, then its groups, each titled `█ <name>` and two deeper.
-func (t *textRenderer) legacyGroup(g *Group, indent string) {
+func (t *textRenderer) legacyGroup(g *checktree.Group, indent string) {
 	if g.Name != "" {
 		t.add(indent+"█ "+g.Name, "")
 		indent += "  "
 	}
-	for _, c := range g.Checks {
-		if c.Fails == 0 {
+	checks := g.Checks()
+	for _, c := range checks {
+		passes, fails := c.Counts()
+		if fails == 0 {
 			t.add(t.paint(ansiGreen, indent+"✓ "+c.Name))
 			continue
 		}
-		pct := int64(math.Floor(100 * float64(c.Passes) / float64(c.Passes+c.Fails)))
-		t.add(t.paint(ansiRed, indent+"✗ "+c.Name), t.paint(ansiRed, fmt.Sprintf("%s ↳  %d%% — ✓ %d / ✗ %d", indent, pct, c.Passes, c.Fails)))
+		pct := int64(math.Floor(100 * float64(passes) / float64(passes+fails)))
+		t.add(t.paint(ansiRed, indent+"✗ "+c.Name), t.paint(ansiRed, fmt.Sprintf("%s ↳  %d%% — ✓ %d / ✗ %d", indent, pct, passes, fails)))
 	}
-	if len(g.Checks) > 0 {
+	if len(checks) > 0 {
 		t.add("")
 	}
-	for _, sub := range g.Groups {
+	for _, sub := range g.Groups() {
 		t.legacyGroup(sub, indent)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dnecho/dnecho/engine/checktree"
 	"github.com/dnecho/dnecho/engine/ingest"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/threshold"
@@ -123,10 +124,16 @@ func TestThresholdSubmetricWithoutParent(t *testing.T) {
 
 // The script runner's own group tree replaces the one derived from samples; JSON is the JS object.
 func TestRootOverrideAndJSON(t *testing.T) {
-	root := &Group{Name: "", Path: "", ID: "d41d8cd98f00b204e9800998ecf8427e",
-		Groups: []*Group{{Name: "setup", Path: "::setup", ID: "x"}},
-		Checks: []*Check{{Name: "a<b", Path: "::a<b", ID: "y", Passes: 1}}}
-	d, err := Build(Input{Root: root, Duration: time.Second, SetupData: json.RawMessage(`not json`)})
+	tree := checktree.New()
+	if _, err := tree.Root().Child("setup"); err != nil {
+		t.Fatal(err)
+	}
+	c, err := tree.Root().Check("a<b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Record(true)
+	d, err := Build(Input{Root: tree.Root(), Duration: time.Second, SetupData: json.RawMessage(`not json`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +152,7 @@ func TestRootOverrideAndJSON(t *testing.T) {
 		t.Error("undecodable setup data must be left out")
 	}
 	g := back["root_group"].(map[string]any)["groups"].([]any)[0].(map[string]any)
-	if g["name"] != "setup" {
+	if g["name"] != "setup" || g["id"] != checktree.ID("::setup") {
 		t.Errorf("groups %v", g)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/dnecho/dnecho/engine/checktree"
 	"github.com/dnecho/dnecho/engine/metrics"
 )
 
@@ -32,7 +33,7 @@ func (d *Data) Text() string {
 	t.thresholds()
 	t.totals()
 	if d.Options.Mode == Full {
-		t.groups(d.Root.Groups, 0)
+		t.groups(d.Root.Groups(), 0)
 	}
 	t.sections()
 	for len(t.lines) > 0 && t.lines[len(t.lines)-1] == "" {
@@ -184,11 +185,11 @@ func (t *textRenderer) checkRows() block {
 // checkList writes one line per check: all of them in compact mode, the root group's in full mode
 // (the others go to their group sections).
 func (t *textRenderer) checkList() {
-	var walk func(g *Group)
-	walk = func(g *Group) {
-		t.checkLines(g.Checks, "    ")
+	var walk func(g *checktree.Group)
+	walk = func(g *checktree.Group) {
+		t.checkLines(g.Checks(), "    ")
 		if t.d.Options.Mode != Full {
-			for _, sub := range g.Groups {
+			for _, sub := range g.Groups() {
 				walk(sub)
 			}
 		}
@@ -200,12 +201,13 @@ func (t *textRenderer) checkList() {
 	}
 }
 
-func (t *textRenderer) checkLines(checks []*Check, indent string) {
+func (t *textRenderer) checkLines(checks []*checktree.Check, indent string) {
 	for _, c := range checks {
-		t.add(indent + t.mark(c.Fails == 0) + " " + c.Name)
-		if c.Fails > 0 {
-			pct := int64(math.Floor(100 * float64(c.Passes) / float64(c.Passes+c.Fails)))
-			t.add(fmt.Sprintf("%s  ↳  %d%% — ✓ %d / ✗ %d", indent, pct, c.Passes, c.Fails))
+		passes, fails := c.Counts()
+		t.add(indent + t.mark(fails == 0) + " " + c.Name)
+		if fails > 0 {
+			pct := int64(math.Floor(100 * float64(passes) / float64(passes+fails)))
+			t.add(fmt.Sprintf("%s  ↳  %d%% — ✓ %d / ✗ %d", indent, pct, passes, fails))
 		}
 	}
 }
@@ -311,8 +313,8 @@ func pad(s string, w int) string {
 }
 
 // groups writes a section per group (full mode) with its checks; nested groups one level deeper.
-func (t *textRenderer) groups(gs []*Group, depth int) {
-	sorted := slices.SortedFunc(slices.Values(gs), func(a, b *Group) int { return strings.Compare(a.Name, b.Name) })
+func (t *textRenderer) groups(gs []*checktree.Group, depth int) {
+	sorted := slices.SortedFunc(slices.Values(gs), func(a, b *checktree.Group) int { return strings.Compare(a.Name, b.Name) })
 	for _, g := range sorted {
 		indent := strings.Repeat("  ", depth)
 		if depth == 0 {
@@ -320,10 +322,11 @@ func (t *textRenderer) groups(gs []*Group, depth int) {
 		} else {
 			t.add(indent+"  ↳ GROUP: "+g.Name, "")
 		}
-		t.checkLines(g.Checks, indent+"    ")
-		if len(g.Checks) > 0 {
+		checks := g.Checks()
+		t.checkLines(checks, indent+"    ")
+		if len(checks) > 0 {
 			t.add("")
 		}
-		t.groups(g.Groups, depth+1)
+		t.groups(g.Groups(), depth+1)
 	}
 }

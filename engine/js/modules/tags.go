@@ -3,7 +3,7 @@ package modules
 import (
 	"sort"
 
-	"github.com/dnecho/dnecho/engine/js/groups"
+	"github.com/dnecho/dnecho/engine/checktree"
 	"github.com/dnecho/dnecho/engine/metrics"
 )
 
@@ -19,18 +19,18 @@ type TagSet struct {
 	scenario map[string]string
 	// user holds exec.vu.metrics.tags writes; a nil value records a deletion.
 	user  map[string]*string
-	group *groups.Group
+	group *checktree.Group
 
 	// metadata is replaced, never modified, once samples may hold it.
 	metadata map[string]string
 
 	noGroup *metrics.Tags // all layers but group; nil when stale
-	byGroup map[*groups.Group]*metrics.Tags
+	byGroup map[*checktree.Group]*metrics.Tags
 	current *metrics.Tags
 }
 
 // NewTagSet returns a tag set with the run tags and the root group.
-func NewTagSet(run map[string]string, root *groups.Group) *TagSet {
+func NewTagSet(run map[string]string, root *checktree.Group) *TagSet {
 	t := &TagSet{run: run, group: root}
 	t.invalidate()
 	return t
@@ -55,10 +55,10 @@ func (t *TagSet) Current() *metrics.Tags {
 func (t *TagSet) Metadata() map[string]string { return t.metadata }
 
 // Group returns the group being run; the root group outside any group() call.
-func (t *TagSet) Group() *groups.Group { return t.group }
+func (t *TagSet) Group() *checktree.Group { return t.group }
 
 // SetGroup makes g the current group (and its path the `group` tag).
-func (t *TagSet) SetGroup(g *groups.Group) {
+func (t *TagSet) SetGroup(g *checktree.Group) {
 	if g == t.group {
 		return
 	}
@@ -185,7 +185,7 @@ func (t *TagSet) rebuild() {
 	}
 	t.current = t.noGroup.With("group", path)
 	if t.byGroup == nil {
-		t.byGroup = map[*groups.Group]*metrics.Tags{}
+		t.byGroup = map[*checktree.Group]*metrics.Tags{}
 	}
 	t.byGroup[t.group] = t.current
 }

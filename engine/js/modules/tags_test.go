@@ -3,11 +3,11 @@ package modules
 import (
 	"testing"
 
-	"github.com/dnecho/dnecho/engine/js/groups"
+	"github.com/dnecho/dnecho/engine/checktree"
 )
 
 func TestTagSetLayers(t *testing.T) {
-	tree := groups.NewTree()
+	tree := checktree.New()
 	ts := NewTagSet(map[string]string{"run": "r", "x": "run"}, tree.Root())
 	if got := ts.Current().Key(); got != "group=,run=r,x=run" {
 		t.Fatalf("initial %s", got)

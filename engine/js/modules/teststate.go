@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"log/slog"
 
-	"github.com/dnecho/dnecho/engine/js/groups"
+	"github.com/dnecho/dnecho/engine/checktree"
 	"github.com/dnecho/dnecho/engine/metrics"
 )
 
@@ -20,7 +20,7 @@ type Test struct {
 	// Builtin are the built-in metrics the runner and the k6 modules emit.
 	Builtin *BuiltinMetrics
 	// Groups is the tree of groups and checks with their counts (the summary's root_group).
-	Groups *groups.Tree
+	Groups *checktree.Tree
 	// Outcome records exec.test.abort and exec.test.fail.
 	Outcome *Outcome
 	// Exec answers exec.instance questions; nil reads as all zeros.

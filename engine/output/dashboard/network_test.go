@@ -203,7 +203,7 @@ func TestServerTableCountsAttempts(t *testing.T) {
 	var judged []output.Server
 	charts := netCharts(&judged)
 	charts.Attempt, charts.Retried, charts.Mode, charts.Success = "attempt", "attempts", "mode", "OK"
-	c := newCollector(time.Second, start, new(atomic.Pointer[threshold.Set]), charts)
+	c := newCollector(time.Second, false, start, new(atomic.Pointer[threshold.Set]), charts)
 	reg := metrics.NewRegistry()
 	lat := reg.MustNewMetric(LatencyMetric, metrics.Trend, metrics.Time)
 	att := reg.MustNewMetric("attempt", metrics.Trend, metrics.Time)

@@ -3,7 +3,7 @@ package k6
 import (
 	"time"
 
-	"github.com/dnecho/dnecho/engine/js/groups"
+	"github.com/dnecho/dnecho/engine/checktree"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dop251/goja"
@@ -54,7 +54,7 @@ func (i *instance) check(call goja.FunctionCall) goja.Value {
 }
 
 // checkIn returns the named check of group, rejecting names with "::".
-func (i *instance) checkIn(group *groups.Group, name string) *groups.Check {
+func (i *instance) checkIn(group *checktree.Group, name string) *checktree.Check {
 	k := childKey{group, name}
 	if c, ok := i.checks[k]; ok {
 		return c
@@ -69,7 +69,7 @@ func (i *instance) checkIn(group *groups.Group, name string) *groups.Check {
 
 // record counts a check result and pushes its sample. cacheable says whether base is the VU's
 // own tag set (whose check variants are worth caching) rather than a one-off merge.
-func (i *instance) record(c *groups.Check, pass bool, base *metrics.Tags, cacheable bool) {
+func (i *instance) record(c *checktree.Check, pass bool, base *metrics.Tags, cacheable bool) {
 	c.Record(pass)
 	var tags *metrics.Tags
 	if cacheable {

@@ -3,7 +3,7 @@ package k6
 import (
 	"time"
 
-	"github.com/dnecho/dnecho/engine/js/groups"
+	"github.com/dnecho/dnecho/engine/checktree"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dop251/goja"
@@ -48,7 +48,7 @@ func (i *instance) group(call goja.FunctionCall) goja.Value {
 	return res
 }
 
-func (i *instance) child(parent *groups.Group, name string) *groups.Group {
+func (i *instance) child(parent *checktree.Group, name string) *checktree.Group {
 	k := childKey{parent, name}
 	if g, ok := i.children[k]; ok {
 		return g

@@ -8,7 +8,7 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/dnecho/dnecho/engine/js/groups"
+	"github.com/dnecho/dnecho/engine/checktree"
 	"github.com/dnecho/dnecho/engine/js/modules"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dop251/goja"
@@ -23,8 +23,8 @@ type root struct{}
 func (root) NewModuleInstance(vu modules.VU) (modules.Instance, error) {
 	return &instance{
 		vu:        vu,
-		children:  map[childKey]*groups.Group{},
-		checks:    map[childKey]*groups.Check{},
+		children:  map[childKey]*checktree.Group{},
+		checks:    map[childKey]*checktree.Check{},
 		checkTags: map[tagKey]*metrics.Tags{},
 	}, nil
 }
@@ -33,13 +33,13 @@ func (root) NewModuleInstance(vu modules.VU) (modules.Instance, error) {
 // lock nor builds a tag set.
 type instance struct {
 	vu        modules.VU
-	children  map[childKey]*groups.Group
-	checks    map[childKey]*groups.Check
+	children  map[childKey]*checktree.Group
+	checks    map[childKey]*checktree.Check
 	checkTags map[tagKey]*metrics.Tags
 }
 
 type childKey struct {
-	parent *groups.Group
+	parent *checktree.Group
 	name   string
 }
 
