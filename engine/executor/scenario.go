@@ -29,6 +29,7 @@ type scenarioRun struct {
 	// Set before runner.run starts; read-only afterwards.
 	regularCtx, hardCtx context.Context
 
+	startOnce    sync.Once // markStarted
 	status       atomic.Int32
 	startNs      atomic.Int64 // Unix ns when the scenario started, 0 before
 	endNs        atomic.Int64 // Unix ns when it ended, 0 before
@@ -72,6 +73,7 @@ func newScenarioRun(s *Scheduler, c scenario.Config) (*scenarioRun, error) {
 
 // run waits for the scenario's startTime, runs it, and records how it ended.
 func (sc *scenarioRun) run(runCtx context.Context) {
+	defer sc.markStarted() // a scenario that ends before its VUs are active
 	wait := time.NewTimer(sc.base.StartOffset())
 	select {
 	case <-wait.C:
