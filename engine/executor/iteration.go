@@ -89,8 +89,13 @@ func (sc *scenarioRun) loop(l *lease, next func() (int64, bool)) {
 
 // starting reports whether the scenario still starts iterations. The hard context is checked
 // too: a context's Done closes before its children are cancelled, so a VU woken by the hard end
-// could otherwise see the regular context still alive and start one more iteration.
-func (sc *scenarioRun) starting() bool { return sc.regularCtx.Err() == nil && sc.hardCtx.Err() == nil }
+// could otherwise see the regular context still alive and start one more iteration. So is the
+// clock: a deadline's context ends only when its timer has run, which a busy machine delays,
+// while a call given that context (gRPC) fails at once once the deadline is past: VUs looped
+// over hundreds of such instant failures before the timer ran.
+func (sc *scenarioRun) starting() bool {
+	return sc.regularCtx.Err() == nil && sc.hardCtx.Err() == nil && time.Now().Before(sc.regularEnd)
+}
 
 // nextLooping hands out consecutive local iteration numbers (looping executors).
 func (sc *scenarioRun) nextLooping() (int64, bool) { return sc.nextIter.Add(1) - 1, true }

@@ -28,6 +28,7 @@ type scenarioRun struct {
 
 	// Set before runner.run starts; read-only afterwards.
 	regularCtx, hardCtx context.Context
+	regularEnd          time.Time // regularCtx's deadline
 
 	startOnce    sync.Once // markStarted
 	status       atomic.Int32
@@ -93,7 +94,7 @@ func (sc *scenarioRun) run(runCtx context.Context) {
 	defer cancelHard()
 	defer cancelRegular()
 	sc.mu.Lock()
-	sc.regularCtx, sc.hardCtx = regularCtx, hardCtx
+	sc.regularCtx, sc.hardCtx, sc.regularEnd = regularCtx, hardCtx, start.Add(sc.regular)
 	sc.cancelRegular, sc.cancelHard = cancelRegular, cancelHard
 	sc.startNs.Store(start.UnixNano())
 	sc.status.Store(int32(StatusRunning))
