@@ -17,9 +17,10 @@ import (
 // as freon's rpc-payload timer does). The DataNode answers after 50 ms and then holds each stream
 // open another 200 ms before ending it: a command that timed the end of the stream too would
 // report a median near 250 ms. The same closed-loop load through `freon dn-echo` and through `run`
-// with the freon-equivalent script must give the same median — up to the histogram's 0.1% and the
-// scheduling noise of a shared 2-core machine running other tests under the race detector (10 ms:
-// the two runs are separate processes at different times) — and neither may include the 200 ms.
+// with the freon-equivalent script must give the same median and neither may include the 200 ms.
+// The two runs are separate processes at different times, so "the same" is up to the scheduling
+// of a busy machine (11 ms apart with make test and stress-ng --cpu 4 beside them): the bound is
+// a quarter of the end delay, which one command timing the end of the stream would far exceed.
 func TestFreonAndRunMeasureTheSameInterval(t *testing.T) {
 	const latency, endDelay = 50 * time.Millisecond, 200 * time.Millisecond
 	_, conf := minitest.Start(t, minicluster.Options{DataNodes: 1, Faults: dnsim.Faults{Latency: latency, EndDelay: endDelay}})
@@ -53,7 +54,7 @@ func TestFreonAndRunMeasureTheSameInterval(t *testing.T) {
 			t.Errorf("%s median %.3f ms: want the response time (≥ %v), not the end of the stream (+%v)", name, p50, latency, endDelay)
 		}
 	}
-	if diff := math.Abs(freonP50 - runP50); diff > 0.001*freonP50+10 {
+	if diff := math.Abs(freonP50 - runP50); diff > ms(endDelay/4) {
 		t.Errorf("medians differ by %.3f ms: freon %.3f ms, run %.3f ms", diff, freonP50, runP50)
 	}
 }

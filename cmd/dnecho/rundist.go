@@ -102,8 +102,9 @@ type restAPI struct {
 }
 
 // startAPI binds --address (K6_ADDRESS) before the script loads, so that a busy address fails
-// at once with exit code 106, and probes are answered while the VUs initialise. It also checks
-// the aggregator's settings, before anything starts.
+// at once with exit code 106; requests are answered from when the script's options are known
+// (runner.Control.Ready), so probes are answered while the VUs initialise. It also checks the
+// aggregator's settings, before anything starts.
 func (d *distFlags) startAPI(cmd *cobra.Command, env map[string]string, log *slog.Logger) (*restAPI, error) {
 	if err := d.aggregatorSettings(cmd, env); err != nil {
 		return nil, err
@@ -158,6 +159,7 @@ func (a *restAPI) finish(sig *signals, out io.Writer, quiet bool) {
 	if a.srv == nil {
 		return
 	}
+	a.control.Abandon()
 	if a.linger && sig.soft.Err() == nil {
 		if !quiet {
 			fmt.Fprintln(out, "The test is done, but --linger was enabled, so dnecho is waiting for Ctrl+C to continue...")

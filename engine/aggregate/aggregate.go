@@ -264,7 +264,15 @@ func (a *Aggregator) thresholds() *threshold.Set {
 	return a.ths
 }
 
-// abort stops every instance that has not ended.
+// isAborted says whether an abortOnFail threshold has stopped the test.
+func (a *Aggregator) isAborted() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.aborted
+}
+
+// abort stops every instance that has not ended; those that join later are stopped as they
+// join (serve).
 func (a *Aggregator) abort(ctx context.Context, err error) {
 	a.mu.Lock()
 	a.aborted = true

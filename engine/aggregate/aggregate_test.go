@@ -80,13 +80,7 @@ func runInstances(t *testing.T, src, addr, seq string, withAPI bool) []instanceR
 	out := make([]instanceRun, len(points)-1)
 	var wg sync.WaitGroup
 	for i := range out {
-		cli := options.Options{
-			ExecutionSegment:         null.From(points[i] + ":" + points[i+1]),
-			ExecutionSegmentSequence: null.From(seq),
-			Tags:                     map[string]string{"instance_id": string(rune('1' + i))},
-		}
-		cfg := runner.Config{Script: path, Layers: options.Layers{CLI: cli}, Logger: testLogger(t),
-			Aggregation: stream.New(stream.Options{Addr: addr, Interval: 50 * time.Millisecond})}
+		cfg := instanceConfig(t, path, addr, seq, i)
 		if withAPI && i == 0 {
 			ln, err := restapi.Listen("127.0.0.1:0")
 			if err != nil {
@@ -104,6 +98,18 @@ func runInstances(t *testing.T, src, addr, seq string, withAPI bool) []instanceR
 	}
 	wg.Wait()
 	return out
+}
+
+// instanceConfig is the run of segment i of seq, streaming to addr.
+func instanceConfig(t *testing.T, path, addr, seq string, i int) runner.Config {
+	points := strings.Split(seq, ",")
+	cli := options.Options{
+		ExecutionSegment:         null.From(points[i] + ":" + points[i+1]),
+		ExecutionSegmentSequence: null.From(seq),
+		Tags:                     map[string]string{"instance_id": string(rune('1' + i))},
+	}
+	return runner.Config{Script: path, Layers: options.Layers{CLI: cli}, Logger: testLogger(t),
+		Aggregation: stream.New(stream.Options{Addr: addr, Interval: 50 * time.Millisecond})}
 }
 
 // testLogger logs warnings and errors to the test's log.

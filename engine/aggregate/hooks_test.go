@@ -1,10 +1,16 @@
 package aggregate_test
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/dnecho/dnecho/engine/aggregate"
 	"github.com/dnecho/dnecho/engine/ingest"
@@ -12,6 +18,8 @@ import (
 	"github.com/dnecho/dnecho/engine/runner"
 	"github.com/dnecho/dnecho/engine/summary"
 	"github.com/dnecho/dnecho/internal/exitcode"
+	"github.com/dnecho/dnecho/internal/testkit"
+	"github.com/dnecho/dnecho/internal/testwait"
 )
 
 // hookScript: server b answers in 9 ms, a in 1 ms, on every instance; each instance sets the
@@ -121,5 +129,41 @@ func TestDuringTestHook(t *testing.T) {
 	}
 	if !res.Verdict.Aborted || strings.Join(res.Verdict.Failed, ",") != "extmod_verdict" || seen.Load() != 2 {
 		t.Errorf("verdict %+v, hook saw %d servers", res.Verdict, seen.Load())
+	}
+}
+
+// TestLateInstanceStopped: an instance that joins after the whole test was aborted is stopped
+// as it joins, like those stopped by the abort; it would otherwise run its whole duration (on a
+// busy machine the instances' script loads differ by more than an evaluation period).
+func TestLateInstanceStopped(t *testing.T) {
+	log := &testkit.SyncBuffer{}
+	addr, wait := startAggregatorWith(t, func(o *aggregate.Options) {
+		hookOptions(o)
+		o.DuringTest = judge(new(atomic.Int64))
+		o.Logger = slog.New(slog.NewTextHandler(log, nil))
+	})
+	path := filepath.Join(t.TempDir(), "test.js")
+	if err := os.WriteFile(path, []byte(script("constant-vus", "duration: '1m'", true)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const halves = "0,1/2,1"
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	wg.Go(func() { _, errs[0] = runner.Run(context.Background(), instanceConfig(t, path, addr, halves, 0)) })
+	if err := testwait.Until(time.Minute, "the abort", func() bool { return strings.Contains(log.String(), "stopping every instance") }); err != nil {
+		t.Error(err)
+	}
+	start := time.Now()
+	_, errs[1] = runner.Run(context.Background(), instanceConfig(t, path, addr, halves, 1))
+	took := time.Since(start)
+	wg.Wait()
+	wait()
+	for i, err := range errs {
+		if code := runner.ExitCode(err); code != exitcode.ThresholdsFailed || !strings.Contains(err.Error(), "abortOnFail") {
+			t.Errorf("instance %d: exit %d (%v), want 99 for abortOnFail", i, code, err)
+		}
+	}
+	if took > 30*time.Second {
+		t.Errorf("the late instance ran %s of its 1m", took)
 	}
 }

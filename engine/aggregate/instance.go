@@ -128,6 +128,13 @@ func (a *Aggregator) serve(ctx context.Context, conn net.Conn) {
 		return
 	}
 	a.log.Info(fmt.Sprintf("instance %s joined (segment %s, from %s)", in.hello.Instance, in.hello.Segment, in.remote))
+	var late sync.WaitGroup
+	defer late.Wait()
+	if a.isAborted() {
+		// abort stopped the instances that had joined; this one would run its whole duration.
+		a.log.Warn(fmt.Sprintf("instance %s joined after the whole test was aborted: stopping it", in.hello.Instance))
+		late.Go(func() { in.stop(ctx, a.o.HTTPClient, a.log) })
+	}
 	if err := a.readStates(r, in); err != nil {
 		in.mu.Lock()
 		in.lost = err

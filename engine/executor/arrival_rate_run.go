@@ -43,6 +43,7 @@ func newArrivalRateRunner(sc *scenarioRun, a scenario.Arrivals) *arrivalRateRunn
 
 func (r *arrivalRateRunner) run() error {
 	if r.a.Out {
+		r.sc.markStarted()
 		<-r.sc.regularCtx.Done() // this instance has no share of the scenario
 		return nil
 	}
@@ -60,6 +61,7 @@ func (r *arrivalRateRunner) run() error {
 			r.serve(l)
 		}()
 	}
+	r.sc.markStarted()
 	r.dispatch()
 	<-r.sc.regularCtx.Done() // VUs stay available until the regular end
 	r.wg.Wait()

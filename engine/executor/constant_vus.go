@@ -16,7 +16,7 @@ func (r *constantVUsRunner) run() error {
 	if err != nil {
 		return err
 	}
-	eachVU(pvs, func(pv *pooledVU) { r.sc.loopVU(pv, r.sc.nextLooping) })
+	r.sc.eachVU(pvs, func(l *lease) { r.sc.loop(l, r.sc.nextLooping) })
 	return nil
 }
 

@@ -19,14 +19,14 @@ type lease struct {
 
 // activate activates pv for this scenario and leases it to the calling goroutine.
 func (sc *scenarioRun) activate(pv *pooledVU) *lease {
-	sc.s.active.Add(1)
+	sc.s.countActive(1)
 	return &lease{pv: pv, activation: pv.vu.Activate(sc.info)}
 }
 
 // release deactivates the VU and returns it to the pool.
 func (sc *scenarioRun) release(l *lease) {
 	l.activation.Deactivate()
-	sc.s.active.Add(-1)
+	sc.s.countActive(-1)
 	sc.s.pool.put(l.pv)
 }
 
@@ -74,10 +74,9 @@ func (sc *scenarioRun) bookInterrupted() {
 	sc.s.interrupted.Add(1)
 }
 
-// loopVU activates pv and runs iterations until regularCtx ends (or next says stop), then
+// loop runs iterations on the leased VU until regularCtx ends (or next says stop), then
 // releases it. next returns the local iteration number to run, or false to stop.
-func (sc *scenarioRun) loopVU(pv *pooledVU, next func() (int64, bool)) {
-	l := sc.activate(pv)
+func (sc *scenarioRun) loop(l *lease, next func() (int64, bool)) {
 	defer sc.release(l)
 	for sc.starting() {
 		local, ok := next()
@@ -90,21 +89,29 @@ func (sc *scenarioRun) loopVU(pv *pooledVU, next func() (int64, bool)) {
 
 // starting reports whether the scenario still starts iterations. The hard context is checked
 // too: a context's Done closes before its children are cancelled, so a VU woken by the hard end
-// could otherwise see the regular context still alive and start one more iteration.
-func (sc *scenarioRun) starting() bool { return sc.regularCtx.Err() == nil && sc.hardCtx.Err() == nil }
+// could otherwise see the regular context still alive and start one more iteration. So is the
+// clock: a deadline's context ends only when its timer has run, which a busy machine delays,
+// while a call given that context (gRPC) fails at once once the deadline is past: VUs looped
+// over hundreds of such instant failures before the timer ran.
+func (sc *scenarioRun) starting() bool {
+	return sc.regularCtx.Err() == nil && sc.hardCtx.Err() == nil && time.Now().Before(sc.regularEnd)
+}
 
 // nextLooping hands out consecutive local iteration numbers (looping executors).
 func (sc *scenarioRun) nextLooping() (int64, bool) { return sc.nextIter.Add(1) - 1, true }
 
-// eachVU runs f for every VU, each on its own goroutine, and returns when all have returned.
-func eachVU(pvs []*pooledVU, f func(pv *pooledVU)) {
+// eachVU activates every VU for the scenario, marks the scenario started, then runs f for each
+// lease on its own goroutine and returns when all have returned. Activating them all first makes
+// the start sample of vus count every one of them.
+func (sc *scenarioRun) eachVU(pvs []*pooledVU, f func(l *lease)) {
+	leases := make([]*lease, len(pvs))
+	for i, pv := range pvs {
+		leases[i] = sc.activate(pv)
+	}
+	sc.markStarted()
 	var wg sync.WaitGroup
-	for _, pv := range pvs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f(pv)
-		}()
+	for _, l := range leases {
+		wg.Go(func() { f(l) })
 	}
 	wg.Wait()
 }

@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
@@ -221,30 +222,63 @@ func TestAbortFromOutsideAndCtxCancel(t *testing.T) {
 	})
 }
 
+// TestGauges: vus and vus_max get a sample at the start (once the scenarios starting with the
+// run have activated their VUs), one every second, and one at the end with the most VUs active
+// since the sample before; so a run shorter than a second has them too.
 func TestGauges(t *testing.T) {
-	virtual(t, func(t *testing.T) {
-		sc := mustDecode(t, "s", `{"executor": "constant-vus", "vus": 2, "duration": "2500ms"}`)
-		h := newHarness(t, sleepBody(40*time.Millisecond), Options{RunTags: metrics.NewTags(map[string]string{"run": "x"})}, sc)
-		start := time.Now()
-		if _, err := h.run(); err != nil {
-			t.Fatal(err)
-		}
-		vus, vusMax := h.col.ByName("vus"), h.col.ByName("vus_max")
-		// One sample per second while the scenario runs (at 1s and 2s here): none at the start, when
-		// no VU is active yet, nor after the end, when all are released — those would pin the
-		// gauges' last value and minimum to 0.
-		if len(vus) != 2 || len(vusMax) != 2 {
-			t.Fatalf("%d vus and %d vus_max samples, want 2 each", len(vus), len(vusMax))
-		}
-		for i, s := range vus {
-			if at := s.Time.Sub(start); at != time.Duration(i+1)*time.Second || s.Value != 2 || vusMax[i].Value != 2 {
-				t.Errorf("sample %d at %v: vus=%v vus_max=%v", i, at, s.Value, vusMax[i].Value)
-			}
-		}
-		if v, _ := vus[0].Tags.Get("run"); v != "x" {
-			t.Errorf("gauge tags = %v", vus[0].Tags.Map())
-		}
-	})
+	type point struct {
+		at          time.Duration
+		vus, vusMax float64
+	}
+	cases := []struct {
+		name string
+		body func(context.Context, rec) execinfo.Result
+		scs  []string
+		want []point
+	}{
+		{"shorter than a second", nil, []string{`{"executor": "shared-iterations", "vus": 2, "iterations": 10}`},
+			[]point{{0, 2, 2}, {0, 2, 2}}},
+		{"constant", sleepBody(40 * time.Millisecond), []string{`{"executor": "constant-vus", "vus": 2, "duration": "2500ms"}`},
+			[]point{{0, 2, 2}, {time.Second, 2, 2}, {2 * time.Second, 2, 2}, {2520 * time.Millisecond, 2, 2}}},
+		{"ramp from 0", sleepBody(350 * time.Millisecond), []string{`{"executor": "ramping-vus", "startVUs": 0,
+			"stages": [{"duration": "900ms", "target": 3}, {"duration": "600ms", "target": 3}]}`},
+			[]point{{0, 0, 3}, {time.Second, 3, 3}, {1700 * time.Millisecond, 3, 3}}},
+		{"arrival rate", sleepBody(30 * time.Millisecond), []string{`{"executor": "constant-arrival-rate", "rate": 10,
+			"duration": "1500ms", "preAllocatedVUs": 3}`},
+			[]point{{0, 3, 3}, {time.Second, 3, 3}, {1500 * time.Millisecond, 3, 3}}},
+		{"two scenarios, one later", sleepBody(700 * time.Millisecond), []string{
+			`{"executor": "per-vu-iterations", "vus": 2, "iterations": 1}`,
+			`{"executor": "per-vu-iterations", "vus": 3, "iterations": 1, "startTime": "1200ms"}`},
+			[]point{{0, 2, 5}, {time.Second, 0, 5}, {1900 * time.Millisecond, 3, 5}}}, // 5 planned: s0 may overlap s1
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			virtual(t, func(t *testing.T) {
+				var scs []scenario.Config
+				for i, js := range c.scs {
+					scs = append(scs, mustDecode(t, fmt.Sprintf("s%d", i), js))
+				}
+				h := newHarness(t, c.body, Options{RunTags: metrics.NewTags(map[string]string{"run": "x"})}, scs...)
+				start := time.Now()
+				if _, err := h.run(); err != nil {
+					t.Fatal(err)
+				}
+				vus, vusMax := h.col.ByName("vus"), h.col.ByName("vus_max")
+				var got []point
+				for i := range min(len(vus), len(vusMax)) {
+					got = append(got, point{vus[i].Time.Sub(start), vus[i].Value, vusMax[i].Value})
+				}
+				if !slices.Equal(got, c.want) || len(vus) != len(vusMax) {
+					t.Errorf("(offset, vus, vus_max) = %v (%d vus_max samples), want %v", got, len(vusMax), c.want)
+				}
+				for _, s := range vus {
+					if v, _ := s.Tags.Get("run"); v != "x" {
+						t.Errorf("gauge tags = %v", s.Tags.Map())
+					}
+				}
+			})
+		})
+	}
 }
 
 // TestSegmentedInstances runs two half-instances side by side: together they must do exactly

@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"context"
 	"slices"
 	"testing"
 	"time"
@@ -149,4 +150,29 @@ func TestRampingVUsResumeWithinRampDown(t *testing.T) {
 			t.Errorf("iteration starts of VU 1 %v and VU 2 %v;\nwant one %v and the other %v", a, b, looping, paused)
 		}
 	})
+}
+
+// TestNoIterationAfterTheRegularEnd: once the regular end has passed, a VU starts no iteration,
+// even while the deadline's timer has not run yet (a busy machine runs it late) and the regular
+// context still says it is alive.
+func TestNoIterationAfterTheRegularEnd(t *testing.T) {
+	cases := []struct {
+		name string
+		end  time.Duration // from now
+		want bool
+	}{
+		{"before the end", time.Hour, true},
+		{"past the end, the timer late", -time.Millisecond, false},
+	}
+	for _, c := range cases {
+		alive, cancel := context.WithCancel(context.Background())
+		sc := &scenarioRun{regularCtx: alive, hardCtx: alive, regularEnd: time.Now().Add(c.end)}
+		if got := sc.starting(); got != c.want {
+			t.Errorf("%s: starting() = %v, want %v", c.name, got, c.want)
+		}
+		cancel()
+		if sc.starting() {
+			t.Errorf("%s: starting() after the context ended", c.name)
+		}
+	}
 }

@@ -17,9 +17,10 @@ func (r *perVUIterationsRunner) run() error {
 	if err != nil {
 		return err
 	}
-	eachVU(pvs, func(pv *pooledVU) {
+	r.sc.eachVU(pvs, func(l *lease) {
 		var done int64
-		r.sc.loopVU(pv, func() (int64, bool) {
+		vu := l.pv.id.InInstance
+		r.sc.loop(l, func() (int64, bool) {
 			if done == r.iters {
 				return 0, false
 			}
@@ -27,7 +28,7 @@ func (r *perVUIterationsRunner) run() error {
 			return r.sc.nextIter.Add(1) - 1, true
 		})
 		// maxDuration cut this VU short: report what it did not start, per VU as k6 does.
-		r.sc.pushDropped(r.iters-done, pv.id.InInstance)
+		r.sc.pushDropped(r.iters-done, vu)
 	})
 	return nil
 }

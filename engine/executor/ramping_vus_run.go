@@ -24,6 +24,9 @@ type rampingVUsRunner struct {
 	target atomic.Int64 // VUs that should be looping now (progress display)
 	slots  []*rampSlot  // owned by the run goroutine
 	wg     sync.WaitGroup
+	// activated counts slots that have not yet activated their VU (or given up); run waits on
+	// it once, after the first step, to mark the scenario started.
+	activated sync.WaitGroup
 
 	errOnce sync.Once
 	err     error
@@ -46,7 +49,7 @@ func (r *rampingVUsRunner) run() error {
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 steps:
-	for _, st := range r.steps {
+	for i, st := range r.steps {
 		if wait := time.Until(start.Add(st.At)); wait > 0 {
 			timer.Reset(wait)
 			select {
@@ -59,6 +62,10 @@ steps:
 			break
 		}
 		r.apply(st.VUs)
+		if i == 0 {
+			r.activated.Wait()
+			r.sc.markStarted()
+		}
 	}
 	<-r.sc.regularCtx.Done() // the last step's VUs loop until the regular end
 	r.wg.Wait()
@@ -87,6 +94,7 @@ func (r *rampingVUsRunner) startSlot(i int64) {
 	s := &rampSlot{r: r, ctx: ctx, cancel: cancel, wake: make(chan struct{}, 1), looping: true}
 	r.slots[i] = s
 	r.wg.Add(1)
+	r.activated.Add(1)
 	go s.loop()
 }
 
@@ -96,12 +104,14 @@ func (s *rampSlot) loop() {
 	defer s.stop()
 	pv, err := r.sc.s.pool.get(s.ctx)
 	if err != nil {
+		r.activated.Done()
 		if s.ctx.Err() == nil {
 			r.errOnce.Do(func() { r.err = fmt.Errorf("scenario %s: %w", r.sc.base.Name, err) })
 		}
 		return
 	}
 	l := r.sc.activate(pv)
+	r.activated.Done()
 	defer r.sc.release(l)
 	for s.ctx.Err() == nil && r.sc.starting() {
 		s.mu.Lock()

@@ -28,7 +28,9 @@ type scenarioRun struct {
 
 	// Set before runner.run starts; read-only afterwards.
 	regularCtx, hardCtx context.Context
+	regularEnd          time.Time // regularCtx's deadline
 
+	startOnce    sync.Once // markStarted
 	status       atomic.Int32
 	startNs      atomic.Int64 // Unix ns when the scenario started, 0 before
 	endNs        atomic.Int64 // Unix ns when it ended, 0 before
@@ -72,6 +74,7 @@ func newScenarioRun(s *Scheduler, c scenario.Config) (*scenarioRun, error) {
 
 // run waits for the scenario's startTime, runs it, and records how it ended.
 func (sc *scenarioRun) run(runCtx context.Context) {
+	defer sc.markStarted() // a scenario that ends before its VUs are active
 	wait := time.NewTimer(sc.base.StartOffset())
 	select {
 	case <-wait.C:
@@ -91,7 +94,7 @@ func (sc *scenarioRun) run(runCtx context.Context) {
 	defer cancelHard()
 	defer cancelRegular()
 	sc.mu.Lock()
-	sc.regularCtx, sc.hardCtx = regularCtx, hardCtx
+	sc.regularCtx, sc.hardCtx, sc.regularEnd = regularCtx, hardCtx, start.Add(sc.regular)
 	sc.cancelRegular, sc.cancelHard = cancelRegular, cancelHard
 	sc.startNs.Store(start.UnixNano())
 	sc.status.Store(int32(StatusRunning))

@@ -70,6 +70,12 @@ type Scheduler struct {
 	active      atomic.Int64
 	completed   atomic.Int64
 	interrupted atomic.Int64
+
+	// startsPending counts the scenarios starting with the run that have not yet marked their
+	// start; the last one pushes the start sample of vus and vus_max (emit.go).
+	startsPending atomic.Int64
+	gaugeMu       sync.Mutex
+	peakActive    int64 // the most active VUs since the last gauge sample
 }
 
 // New checks the options and plans the run. It returns a *scenario.ConfigError for invalid
@@ -150,6 +156,14 @@ func (s *Scheduler) Run(ctx context.Context) error {
 	s.runStart = time.Now()
 	s.mu.Unlock()
 
+	for _, sc := range s.scenarios {
+		if sc.base.StartOffset() == 0 {
+			s.startsPending.Add(1)
+		}
+	}
+	if s.startsPending.Load() == 0 {
+		s.pushGauges(time.Now(), false)
+	}
 	gaugesDone := make(chan struct{})
 	var gaugeWG sync.WaitGroup
 	gaugeWG.Add(1)
@@ -169,6 +183,7 @@ func (s *Scheduler) Run(ctx context.Context) error {
 	wg.Wait()
 	close(gaugesDone)
 	gaugeWG.Wait()
+	s.pushGauges(time.Now(), true)
 
 	s.mu.Lock()
 	s.runEnd = time.Now()

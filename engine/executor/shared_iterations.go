@@ -24,9 +24,9 @@ func (r *sharedIterationsRunner) run() error {
 		return n, n < r.total
 	}
 	r.active.Add(int64(len(pvs))) // all counted before the first starts, as before
-	eachVU(pvs, func(pv *pooledVU) {
+	r.sc.eachVU(pvs, func(l *lease) {
 		defer r.active.Add(-1)
-		r.sc.loopVU(pv, next)
+		r.sc.loop(l, next)
 	})
 	// Iterations nobody claimed before maxDuration are reported once, as one sample, as k6 does.
 	r.sc.pushDropped(r.total-min(r.claimed.Load(), r.total), 0)

@@ -51,6 +51,9 @@ type Metric struct {
 
 // Controller is the run the API serves. Its methods are called from the server's goroutines.
 type Controller interface {
+	// Ready is closed once the run has a state to report; the API holds every request until
+	// then, so that no answer contradicts a later one (a paused run saying paused: false).
+	Ready() <-chan struct{}
 	// Status reports the run's state.
 	Status() Status
 	// SetPaused resumes a run started paused (false), or refuses with an error that becomes

@@ -97,7 +97,20 @@ func Handler(c Controller, log *slog.Logger) http.Handler {
 	mux.HandleFunc("/v1/setup", methods(map[string]http.HandlerFunc{
 		http.MethodGet: h.getSetup, http.MethodPost: h.runSetup, http.MethodPut: h.putSetup}))
 	mux.HandleFunc("/v1/teardown", methods(map[string]http.HandlerFunc{http.MethodPost: h.runTeardown}))
-	return mux
+	return whenReady(c, mux)
+}
+
+// whenReady holds each request until c is ready (or the client gives up). The address is bound
+// before the script loads, so that a busy one fails at once, but k6 starts its API only once
+// the run exists: the first answer must already be true.
+func whenReady(c Controller, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-c.Ready():
+			next.ServeHTTP(w, r)
+		case <-r.Context().Done():
+		}
+	})
 }
 
 func methods(m map[string]http.HandlerFunc) http.HandlerFunc {

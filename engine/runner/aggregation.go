@@ -44,8 +44,7 @@ func (t *testRun) beginAggregation(ctx context.Context) error {
 		in := t.sched.InstanceStats()
 		return stream.Progress{Elapsed: in.CurrentTestRunDuration, VUs: in.VUsActive, VUsMax: in.VUsInitialized}
 	}
-	hold := func() bool { return t.control.holding(t.opts.Paused.V) }
-	if err := agg.Begin(ctx, h, progress, hold); err != nil {
+	if err := agg.Begin(ctx, h, progress, t.control.holding); err != nil {
 		return withCode(exitcode.Failure, err)
 	}
 	t.collector.AddOutput(agg)

@@ -22,15 +22,18 @@ var ErrStoppedFromAPI = withCode(exitcode.StoppedFromAPI, errors.New("test run s
 var errRunOver = errors.New("the test run is over")
 
 // Control lets the world outside a run watch and steer it: it implements restapi.Controller.
-// Create it before Run (Config.Control) so the REST API can answer while the script loads.
+// Create it before Run (Config.Control), so that the REST API's address is bound at once; the
+// API answers once the script's options say whether the run pauses (Ready).
 type Control struct {
 	status atomic.Int32 // restapi.RunStatus
+	// known is closed once the options are consolidated (configure), or Run gave up before.
+	known     chan struct{}
+	knownOnce sync.Once
 
 	mu      sync.Mutex
 	run     *testRun // set once prepare succeeded; its parts are then read-only
 	over    bool     // Run returned: the script runner is released
-	paused  bool
-	resumed bool // a resume arrived before the options said whether to pause
+	paused  bool     // the options pause the run and no resume has arrived yet
 	started bool
 	resume  chan struct{}
 	ctx     context.Context // ends on Stop
@@ -46,7 +49,23 @@ var _ restapi.Controller = (*Control)(nil)
 // NewControl returns the control of a run that has not started.
 func NewControl() *Control {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Control{resume: make(chan struct{}), ctx: ctx, cancel: cancel}
+	return &Control{known: make(chan struct{}), resume: make(chan struct{}), ctx: ctx, cancel: cancel}
+}
+
+// Ready implements restapi.Controller: closed once the run's options are known. Before, the
+// run has no state to report: a paused run would answer paused: false.
+func (c *Control) Ready() <-chan struct{} { return c.known }
+
+// configure takes what the consolidated options say about the control: whether the run waits
+// paused before setup. From then on the API answers.
+func (c *Control) configure(paused bool) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	c.paused = paused
+	c.mu.Unlock()
+	c.knownOnce.Do(func() { close(c.known) })
 }
 
 func (c *Control) setStatus(s restapi.RunStatus) {
@@ -55,16 +74,14 @@ func (c *Control) setStatus(s restapi.RunStatus) {
 	}
 }
 
-// attach hands the prepared run to the control and says whether the run must wait paused
-// before setup (paused option, not resumed already).
-func (c *Control) attach(t *testRun, paused bool) {
+// attach hands the prepared run to the control.
+func (c *Control) attach(t *testRun) {
 	if c == nil {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.run = t
-	c.paused = paused && !c.resumed
 }
 
 // detach marks the run as over: the REST API keeps answering (--linger) from what it kept, and
@@ -77,6 +94,17 @@ func (c *Control) detach(final restapi.RunStatus) {
 	c.over = !c.keep
 	c.mu.Unlock()
 	c.setStatus(final)
+	c.knownOnce.Do(func() { close(c.known) }) // a run whose script failed to load says so
+}
+
+// Abandon makes the API answer, with the status Interrupted, when the command fails before it
+// calls Run (a lingering API would otherwise hold every request). After Run it does nothing.
+func (c *Control) Abandon() {
+	select {
+	case <-c.known:
+	default:
+		c.detach(restapi.StatusInterrupted)
+	}
 }
 
 // KeepScript makes the script outlive Run until Close, so that POST /v1/setup and
@@ -116,13 +144,13 @@ func (c *Control) Close() {
 
 // holding says whether a run its options pause is still waiting to be started (not resumed nor
 // stopped), while it prepares: the aggregator it needs may be started later (stream.Begin).
-func (c *Control) holding(paused bool) bool {
-	if c == nil || !paused {
+func (c *Control) holding() bool {
+	if c == nil {
 		return false
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return !c.resumed && c.stopErr == nil
+	return c.paused && c.stopErr == nil
 }
 
 // waitResumed blocks while the run is paused: until a resume, a stop or the end of ctx. It
@@ -194,9 +222,7 @@ func (c *Control) SetPaused(pause bool) error {
 		close(c.resume)
 		return nil
 	case c.run == nil && !pause:
-		// The script is still loading: remember the resume for when its options are known.
-		c.resumed = true
-		return nil
+		return nil // still preparing a run its options do not pause: nothing to resume
 	case c.run == nil || len(c.run.opts.Scenarios) == 0:
 		return errors.New("the test run can't be paused or resumed now")
 	}

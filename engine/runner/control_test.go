@@ -128,6 +128,66 @@ export default function (data) { if (data.n !== 7) throw new Error("setup data "
 	}
 }
 
+// TestAPIPausedFromTheFirstAnswer: the API of a paused run says so from its first answer on,
+// whether the command line or the script pauses it, and its status only moves forward to
+// PausedBeforeRun (k6-operator's starter reads it). Each run is checked from its very start, so
+// the answers given while the script loads count.
+func TestAPIPausedFromTheFirstAnswer(t *testing.T) {
+	for _, c := range []struct {
+		name, options string
+		cli           options.Options
+	}{
+		{"command line", `{ vus: 1, iterations: 1 }`, options.Options{Paused: null.From(true)}},
+		{"script option", `{ vus: 1, iterations: 1, paused: true }`, options.Options{}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			for i := range 10 {
+				r := startAPIRun(t, "export const options = "+c.options+";\nexport default function () {}", c.cli)
+				var seen []any
+				for last := float64(restapi.StatusCreated); last != float64(restapi.StatusPausedBeforeRun); {
+					s := r.status()
+					seen = append(seen, s["status"])
+					st, _ := s["status"].(float64)
+					if s["paused"] != true || st < last || st > float64(restapi.StatusPausedBeforeRun) {
+						r.call("PATCH", "/v1/status", `{"data":{"attributes":{"stopped":true}}}`)
+						<-r.done
+						t.Fatalf("run %d: answer %v after statuses %v", i, s, seen)
+					}
+					last = st
+				}
+				r.call("PATCH", "/v1/status", patchResume)
+				if out := <-r.done; out.err != nil {
+					t.Fatalf("run %d: %v\n%s", i, out.err, out.logs)
+				}
+			}
+		})
+	}
+}
+
+// TestAPIAnswersAFailedLoad: requests held while the script loads are answered when the load
+// fails, with the status Interrupted, rather than held for ever.
+func TestAPIAnswersAFailedLoad(t *testing.T) {
+	r := startAPIRun(t, "export default function ( {", options.Options{Paused: null.From(true)})
+	if s := r.status(); s["status"] != float64(restapi.StatusInterrupted) || s["paused"] != false {
+		t.Errorf("status of a run whose script did not load: %v", s)
+	}
+	if out := <-r.done; out.code != exitcode.ScriptException {
+		t.Errorf("exit %d (%v), want %d", out.code, out.err, exitcode.ScriptException)
+	}
+}
+
+// TestAPIOfARunNeverStarted: a command that fails before Run abandons its control, and the API
+// answers Interrupted instead of holding requests while it lingers.
+func TestAPIOfARunNeverStarted(t *testing.T) {
+	ctl := NewControl()
+	r := &apiRun{t: t, srv: httptest.NewServer(restapi.Handler(ctl, nil))}
+	t.Cleanup(r.srv.Close)
+	ctl.Abandon()
+	if s := r.status(); s["status"] != float64(restapi.StatusInterrupted) || s["running"] != false {
+		t.Errorf("status = %v", s)
+	}
+}
+
 func TestAPIStop(t *testing.T) {
 	for _, paused := range []bool{false, true} {
 		r := startAPIRun(t, `

@@ -110,8 +110,8 @@ func compareSummaries(t *testing.T, fast, full *summary.Data) {
 	if compared < 7 {
 		t.Errorf("compared %d metrics, want the script's 4, their sub-metrics, checks and iterations", compared)
 	}
-	if a, b := untimed(fast.Metrics), untimed(full.Metrics); a != b {
-		t.Errorf("%d metrics fast, %d full (vus and vus_max left out)", a, b)
+	if len(fast.Metrics) != len(full.Metrics) {
+		t.Errorf("%d metrics fast, %d full", len(fast.Metrics), len(full.Metrics))
 	}
 	fg, ug := fast.Root.Groups(), full.Root.Groups()
 	if len(fg) != 1 || len(ug) != 1 || len(fg[0].Checks()) != 1 || len(ug[0].Checks()) != 1 {
@@ -125,14 +125,37 @@ func compareSummaries(t *testing.T, fast, full *summary.Data) {
 	}
 }
 
-// untimed counts the metrics but vus and vus_max, which the scheduler samples once a second as
-// k6 does: a run shorter than that has none, and either lane's run may be.
-func untimed(ms []*summary.Metric) int {
-	n := 0
-	for _, m := range ms {
-		if m.Name != "vus" && m.Name != "vus_max" {
-			n++
+// TestShortRunHasVUGauges: a run far shorter than the gauges' one-second period still has vus
+// and vus_max, in the summary of either lane and in a per-sample output, as k6 shows them
+// (`vus: 2 min=2 max=2`): the scheduler samples them at the start and at the end of every run.
+func TestShortRunHasVUGauges(t *testing.T) {
+	const script = `
+export const options = { vus: 2, iterations: 10 };
+export default function () {}`
+	jsonPath := filepath.Join(t.TempDir(), "out.json")
+	for _, lane := range []struct {
+		name string
+		out  []string
+	}{{"fast", nil}, {"full", []string{"json=" + jsonPath}}} {
+		out := runScript(t, script, options.Options{Out: lane.out}, nil, nil)
+		if out.err != nil {
+			t.Fatalf("%s lane: %v\n%s", lane.name, out.err, out.logs)
+		}
+		for _, name := range []string{"vus", "vus_max"} {
+			for _, key := range []string{"value", "min", "max"} {
+				if v := metricValue(out.res.Summary, name, key); v != 2 {
+					t.Errorf("%s lane: %s %s = %v, want 2", lane.name, name, key, v)
+				}
+			}
 		}
 	}
-	return n
+	b, err := os.ReadFile(jsonPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"vus", "vus_max"} {
+		if n := strings.Count(string(b), `"value":2,"tags":{}},"metric":"`+name+`"}`); n < 2 {
+			t.Errorf("json output: %d points of %s, want the start and the end", n, name)
+		}
+	}
 }

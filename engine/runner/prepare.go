@@ -72,6 +72,7 @@ func (t *testRun) prepare(ctx context.Context) error {
 	if err := t.load(ctx); err != nil {
 		return err
 	}
+	t.control.configure(t.opts.Paused.V)
 	if err := t.checkVUMemory(); err != nil {
 		return err
 	}

@@ -155,7 +155,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		t.control.detach(restapi.StatusInterrupted)
 		return Result{}, err
 	}
-	t.control.attach(t, t.opts.Paused.V)
+	t.control.attach(t)
 	err := t.execute(ctx)
 	err = t.finish(err)
 	t.control.detach(finalStatus(err))

@@ -24,9 +24,22 @@ const UDPDatabase = "udp"
 func StartInfluxDB(t testing.TB) *InfluxDB {
 	t.Helper()
 	bin := Binary(t, "influxd")
-	dir := t.TempDir()
-	httpPort, rpcPort, udpPort := FreePort(t), FreePort(t), FreeUDPPort(t)
-	conf := fmt.Sprintf(`reporting-disabled = true
+	db := &InfluxDB{}
+	db.server = startOnFreePorts(t, http.StatusNoContent, func(dir string) (*server, string) {
+		httpPort, rpcPort, udpPort := FreePort(t), FreePort(t), FreeUDPPort(t)
+		cf := filepath.Join(dir, "influxdb.conf")
+		if err := os.WriteFile(cf, []byte(influxConf(dir, rpcPort, httpPort, udpPort)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		db.URL, db.UDPAddr = fmt.Sprintf("http://127.0.0.1:%d", httpPort), fmt.Sprintf("127.0.0.1:%d", udpPort)
+		return start(t, dir, bin, "run", "-config", cf), db.URL + "/ping"
+	})
+	return db
+}
+
+// influxConf is InfluxDB's configuration with its data in dir and its ports.
+func influxConf(dir string, rpcPort, httpPort, udpPort int) string {
+	return fmt.Sprintf(`reporting-disabled = true
 bind-address = "127.0.0.1:%d"
 [meta]
   dir = %q
@@ -52,14 +65,6 @@ bind-address = "127.0.0.1:%d"
   batch-size = 100
   batch-timeout = "50ms"
 `, rpcPort, filepath.Join(dir, "meta"), filepath.Join(dir, "data"), filepath.Join(dir, "wal"), httpPort, udpPort, UDPDatabase)
-	cf := filepath.Join(dir, "influxdb.conf")
-	if err := os.WriteFile(cf, []byte(conf), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s := start(t, dir, bin, "run", "-config", cf)
-	db := &InfluxDB{server: s, URL: fmt.Sprintf("http://127.0.0.1:%d", httpPort), UDPAddr: fmt.Sprintf("127.0.0.1:%d", udpPort)}
-	s.waitReady(t, db.URL+"/ping", http.StatusNoContent)
-	return db
 }
 
 // Series is one series of an InfluxQL result.

@@ -26,18 +26,19 @@ func (p *Prometheus) WriteURL() string { return p.URL + "/api/v1/write" }
 func StartPrometheus(t testing.TB) *Prometheus {
 	t.Helper()
 	bin := Binary(t, "prometheus")
-	dir := t.TempDir()
-	port := FreePort(t)
-	cf := filepath.Join(dir, "prometheus.yml")
-	if err := os.WriteFile(cf, []byte("global:\n  scrape_interval: 1m\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s := start(t, dir, bin, "--config.file="+cf, "--storage.tsdb.path="+filepath.Join(dir, "data"),
-		fmt.Sprintf("--web.listen-address=127.0.0.1:%d", port), "--web.enable-remote-write-receiver",
-		"--enable-feature=native-histograms", "--log.level=warn")
-	p := &Prometheus{server: s, URL: fmt.Sprintf("http://127.0.0.1:%d", port)}
-	s.waitReady(t, p.URL+"/-/ready", http.StatusOK)
-	return p
+	var url string
+	s := startOnFreePorts(t, http.StatusOK, func(dir string) (*server, string) {
+		port := FreePort(t)
+		cf := filepath.Join(dir, "prometheus.yml")
+		if err := os.WriteFile(cf, []byte("global:\n  scrape_interval: 1m\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		url = fmt.Sprintf("http://127.0.0.1:%d", port)
+		return start(t, dir, bin, "--config.file="+cf, "--storage.tsdb.path="+filepath.Join(dir, "data"),
+			fmt.Sprintf("--web.listen-address=127.0.0.1:%d", port), "--web.enable-remote-write-receiver",
+			"--enable-feature=native-histograms", "--log.level=warn"), url + "/-/ready"
+	})
+	return &Prometheus{server: s, URL: url}
 }
 
 // Vector is one element of an instant query's result.

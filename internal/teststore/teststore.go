@@ -80,8 +80,9 @@ func FreeUDPPort(t testing.TB) int {
 
 // server is a started store process, stopped (and waited for) at the end of the test.
 type server struct {
-	cmd *exec.Cmd
-	log *os.File
+	cmd  *exec.Cmd
+	log  *os.File
+	done chan struct{} // closed when the process has exited
 }
 
 func start(t testing.TB, dir, bin string, args ...string) *server {
@@ -95,32 +96,69 @@ func start(t testing.TB, dir, bin string, args ...string) *server {
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start %s: %v", bin, err)
 	}
-	s := &server{cmd: cmd, log: logf}
+	s := &server{cmd: cmd, log: logf, done: make(chan struct{})}
+	go func() { _ = cmd.Wait(); close(s.done) }()
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
+		<-s.done
 		logf.Close()
 	})
 	return s
 }
 
-// waitReady polls url until it answers with want, for at most a minute (Debian's InfluxDB and
-// Prometheus start in a second or two; a loaded CI machine gets more).
-func (s *server) waitReady(t testing.TB, url string, want int) {
+// maxStarts is how many times startOnFreePorts starts a store whose port was taken.
+const maxStarts = 3
+
+// startOnFreePorts starts a store with launch, which picks free ports and returns the server
+// and the URL that answers want once it is ready. A port free a moment before may be taken by
+// the time the store binds it (another process's connection on a busy machine: Prometheus
+// exited with "bind: address already in use"); the store is then started again on other
+// ports.
+func startOnFreePorts(t testing.TB, want int, launch func(dir string) (*server, string)) *server {
 	t.Helper()
+	for attempt := 1; ; attempt++ {
+		s, url := launch(t.TempDir())
+		err := s.waitReady(url, want)
+		if err == nil {
+			return s
+		}
+		if attempt == maxStarts || !s.exited() || !strings.Contains(s.Logf(), "address already in use") {
+			t.Fatalf("%s: %v\n%s", filepath.Base(s.cmd.Path), err, s.Logf())
+		}
+		t.Logf("%s: a port was taken before it bound it; starting it again on others", filepath.Base(s.cmd.Path))
+	}
+}
+
+// exited says whether the process has ended.
+func (s *server) exited() bool {
+	select {
+	case <-s.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// waitReady polls url until it answers with want, for at most a minute (Debian's InfluxDB and
+// Prometheus start in a second or two; a loaded CI machine gets more), or until the process
+// exits.
+func (s *server) waitReady(url string, want int) error {
 	var err error // the last probe's, for the failure message
 	ready := func() bool {
 		var resp *http.Response
 		if resp, err = http.Get(url); err != nil {
-			return false
+			return s.exited()
 		}
 		resp.Body.Close()
 		return resp.StatusCode == want
 	}
 	if werr := testwait.Until(time.Minute, fmt.Sprintf("%s answers %d", url, want), ready); werr != nil {
-		b, _ := os.ReadFile(s.log.Name())
-		t.Fatalf("%s: %v (last error: %v)\n%s", filepath.Base(s.cmd.Path), werr, err, tail(string(b), 3000))
+		return fmt.Errorf("%v (last error: %v)", werr, err)
 	}
+	if s.exited() {
+		return fmt.Errorf("exited before %s answered %d (last error: %v)", url, want, err)
+	}
+	return nil
 }
 
 func tail(s string, n int) string {
