@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dnecho/dnecho/minicluster/krbacceptor"
 	"github.com/dnecho/dnecho/minicluster/omsim"
+	"github.com/dnecho/dnecho/minicluster/rpcserver"
 	"github.com/dnecho/dnecho/ozone/config"
 	"github.com/dnecho/dnecho/ozone/hadooprpc"
-	"github.com/dnecho/dnecho/ozone/kerberos"
 )
 
 // Security makes the SCM and the OM Kerberized, as ozone.security.enabled with
@@ -25,15 +26,15 @@ type Security struct {
 }
 
 // rpc builds the Hadoop RPC server options of one secure service.
-func (s *Security) rpc(principal, keytab, key string) (hadooprpc.ServerOptions, error) {
+func (s *Security) rpc(principal, keytab, key string) (rpcserver.Options, error) {
 	if principal == "" || keytab == "" {
-		return hadooprpc.ServerOptions{}, fmt.Errorf("minicluster: a Kerberos %s needs its principal and keytab (%s)", key, key)
+		return rpcserver.Options{}, fmt.Errorf("minicluster: a Kerberos %s needs its principal and keytab (%s)", key, key)
 	}
-	acc, err := kerberos.NewAcceptor(keytab, principal)
+	acc, err := krbacceptor.New(keytab, principal)
 	if err != nil {
-		return hadooprpc.ServerOptions{}, fmt.Errorf("minicluster: %s: %w", key, err)
+		return rpcserver.Options{}, fmt.Errorf("minicluster: %s: %w", key, err)
 	}
-	return hadooprpc.ServerOptions{Kerberos: acc, Protection: s.Protection}, nil
+	return rpcserver.Options{Kerberos: acc, Protection: s.Protection}, nil
 }
 
 // startOM runs the emulated OM that hands out the DataNodes' CA certificates; it is needed

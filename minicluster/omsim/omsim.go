@@ -13,6 +13,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/dnecho/dnecho/minicluster/rpcserver"
 	"github.com/dnecho/dnecho/ozone/hadooprpc"
 	"github.com/dnecho/dnecho/ozone/om"
 	"github.com/dnecho/dnecho/proto/ompb"
@@ -26,7 +27,7 @@ type Config struct {
 	// caCertificate).
 	CAPEM []byte
 	// RPC configures the Hadoop RPC servers (Kerberos acceptor, protection). OfferToken is set.
-	RPC hadooprpc.ServerOptions
+	RPC rpcserver.Options
 }
 
 // Group is a running set of OMs.
@@ -39,7 +40,7 @@ type Group struct {
 }
 
 type node struct {
-	srv  *hadooprpc.Server
+	srv  *rpcserver.Server
 	addr string
 	done chan struct{}
 }
@@ -52,13 +53,13 @@ func Start(cfg Config) (*Group, error) {
 	g := &Group{cfg: cfg, certs: splitPEM(cfg.CAPEM)}
 	cfg.RPC.OfferToken = true
 	for i := 0; i < cfg.Nodes; i++ {
-		srv, err := hadooprpc.NewServer(cfg.RPC)
+		srv, err := rpcserver.New(cfg.RPC)
 		if err != nil {
 			g.Close()
 			return nil, fmt.Errorf("omsim: %w", err)
 		}
 		idx := i
-		srv.Register(om.Protocol, 1, "submitRequest", func(ctx context.Context, call hadooprpc.CallInfo, b []byte) (proto.Message, error) {
+		srv.Register(om.Protocol, 1, "submitRequest", func(ctx context.Context, call rpcserver.CallInfo, b []byte) (proto.Message, error) {
 			return g.submit(idx, b)
 		})
 		l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -102,7 +103,7 @@ func (g *Group) Close() error {
 // Ozone: OzoneManagerRequestHandler.getServiceList / OzoneManager.getServiceInfo.
 func (g *Group) submit(idx int, b []byte) (proto.Message, error) {
 	var req ompb.OMRequest
-	if err := hadooprpc.UnmarshalRequest(b, &req); err != nil {
+	if err := rpcserver.UnmarshalRequest(b, &req); err != nil {
 		return nil, err
 	}
 	g.mu.Lock()

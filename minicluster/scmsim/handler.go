@@ -8,6 +8,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/dnecho/dnecho/minicluster/rpcserver"
 	"github.com/dnecho/dnecho/ozone/hadooprpc"
 	"github.com/dnecho/dnecho/ozone/kerberos"
 	"github.com/dnecho/dnecho/ozone/token"
@@ -36,10 +37,10 @@ func javaError(class, msg, method string) *hadooprpc.RemoteError {
 
 // submitRequest serves StorageContainerLocationProtocolService.submitRequest.
 // Ozone: hadoop-hdds/server-scm/.../StorageContainerLocationProtocolServerSideTranslatorPB.java.
-func (s *SCM) submitRequest(_ context.Context, call hadooprpc.CallInfo, b []byte) (proto.Message, error) {
+func (s *SCM) submitRequest(_ context.Context, call rpcserver.CallInfo, b []byte) (proto.Message, error) {
 	s.requests.Add(1)
 	var req scmpb.ScmContainerLocationRequest
-	if err := hadooprpc.UnmarshalRequest(b, &req); err != nil {
+	if err := rpcserver.UnmarshalRequest(b, &req); err != nil {
 		return nil, err
 	}
 	if err := s.checkLeader(); err != nil {

@@ -5,35 +5,18 @@ import (
 	"strings"
 	"testing"
 
-	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/dnecho/dnecho/internal/jdkpeer"
 	"github.com/dnecho/dnecho/internal/testkdc"
+	"github.com/dnecho/dnecho/minicluster/krbacceptor"
+	"github.com/dnecho/dnecho/minicluster/rpcserver"
+	"github.com/dnecho/dnecho/minicluster/rpcserver/rpcservertest"
 	"github.com/dnecho/dnecho/ozone/hadooprpc"
-	"github.com/dnecho/dnecho/ozone/kerberos"
+	"github.com/dnecho/dnecho/ozone/hadooprpc/wire"
 	"github.com/dnecho/dnecho/proto/hadooppb"
 	"github.com/dnecho/dnecho/proto/scmpb"
 )
-
-// frame builds a request frame from delimited messages.
-func frame(t testing.TB, msgs ...proto.Message) []byte {
-	var body []byte
-	for _, m := range msgs {
-		b, err := proto.Marshal(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body = protowire.AppendBytes(body, b)
-	}
-	return append([]byte{byte(len(body) >> 24), byte(len(body) >> 16), byte(len(body) >> 8), byte(len(body))}, body...)
-}
-
-func reqHeader(callID, retry int32) *hadooppb.RpcRequestHeaderProto {
-	return &hadooppb.RpcRequestHeaderProto{RpcKind: hadooppb.RpcKindProto_RPC_PROTOCOL_BUFFER.Enum(),
-		RpcOp: hadooppb.RpcRequestHeaderProto_RPC_FINAL_PACKET.Enum(), CallId: &callID, RetryCount: &retry,
-		ClientId: []byte("0123456789abcdef")}
-}
 
 // The JDK's GSSAPI SaslClient, what a Java Ozone client runs, against the emulated SCM's
 // acceptor: every protection, from a keytab and from a kinit ticket cache; the admin check runs
@@ -43,20 +26,21 @@ func TestJDKClientAgainstEmulator(t *testing.T) {
 	k := testkdc.Start(t)
 	k.AddPrincipals(t, "alice", "bob", "scm/localhost")
 	userKT, bobKT, scmKT := k.Keytab(t, "alice.keytab", "alice"), k.Keytab(t, "bob.keytab", "bob"), k.Keytab(t, "scm.keytab", "scm/localhost")
-	acc, err := kerberos.NewAcceptor(scmKT, "scm/localhost@"+testkdc.Realm)
+	acc, err := krbacceptor.New(scmKT, "scm/localhost@"+testkdc.Realm)
 	if err != nil {
 		t.Fatal(err)
 	}
 	all := []hadooprpc.QOP{hadooprpc.QOPAuthentication, hadooprpc.QOPIntegrity, hadooprpc.QOPPrivacy}
-	s := startSCM(t, Config{Admins: []string{"alice"}, RPC: hadooprpc.ServerOptions{Kerberos: acc, Protection: all}})
+	s := startSCM(t, Config{Admins: []string{"alice"}, RPC: rpcserver.Options{Kerberos: acc, Protection: all}})
 	specCluster(t, s)
 	alice := "alice@" + testkdc.Realm
+	clientID := []byte("0123456789abcdef")
 	call := func(user string) (ctx, req []byte) {
-		ctx = frame(t, reqHeader(-3, -1), &hadooppb.IpcConnectionContextProto{
+		ctx = rpcservertest.Frame(t, wire.RequestHeader(wire.CallIDContext, clientID, -1), &hadooppb.IpcConnectionContextProto{
 			UserInfo: &hadooppb.UserInformationProto{EffectiveUser: &user}, Protocol: proto.String(Protocol)})
 		r := &scmpb.ScmContainerLocationRequest{CmdType: scmpb.Type_GetContainer.Enum(), TraceID: proto.String(""), Version: proto.Uint32(3),
 			GetContainerRequest: &scmpb.GetContainerRequestProto{ContainerID: proto.Int64(1)}}
-		return ctx, frame(t, reqHeader(0, 0), &hadooppb.RequestHeaderProto{MethodName: proto.String("submitRequest"),
+		return ctx, rpcservertest.Frame(t, wire.RequestHeader(0, clientID, 0), &hadooppb.RequestHeaderProto{MethodName: proto.String("submitRequest"),
 			DeclaringClassProtocolName: proto.String(Protocol), ClientProtocolVersion: proto.Uint64(1)}, r)
 	}
 	for _, tc := range []struct{ qop, want, keytab, ccache string }{

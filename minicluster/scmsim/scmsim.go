@@ -1,7 +1,7 @@
 // Package scmsim emulates an Ozone SCM's container-location service
 // (StorageContainerLocationProtocol over Hadoop RPC) for tests, demos and
 // `dnecho cluster`: containers, pipelines, container tokens, the admin check
-// and SCM HA leadership. It runs on the strict hadooprpc server, so it
+// and SCM HA leadership. It runs on the strict rpcserver, so it
 // refuses what a real SCM refuses. It listens on 127.0.0.1 only.
 package scmsim
 
@@ -13,7 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/dnecho/dnecho/ozone/hadooprpc"
+	"github.com/dnecho/dnecho/minicluster/rpcserver"
 	"github.com/dnecho/dnecho/ozone/token"
 	"github.com/dnecho/dnecho/proto/hddspb"
 )
@@ -42,7 +42,7 @@ type Config struct {
 	Hostname string
 	// RPC configures the Hadoop RPC server (Kerberos-only emulation, class
 	// names of Ozone ≤ 2.1, frame limit).
-	RPC hadooprpc.ServerOptions
+	RPC rpcserver.Options
 }
 
 func (c Config) withDefaults() (Config, error) {
@@ -75,7 +75,7 @@ type SCM struct {
 
 	mu     sync.Mutex
 	addr   string
-	srv    *hadooprpc.Server
+	srv    *rpcserver.Server
 	done   chan struct{}
 	paused bool
 }
@@ -107,7 +107,7 @@ func (s *SCM) Start(addr string) error {
 	if s.srv != nil {
 		return fmt.Errorf("scmsim: start: already serving on %s", s.addr)
 	}
-	srv, err := hadooprpc.NewServer(s.cfg.RPC)
+	srv, err := rpcserver.New(s.cfg.RPC)
 	if err != nil {
 		return fmt.Errorf("scmsim: %w", err)
 	}

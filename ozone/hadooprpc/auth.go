@@ -8,6 +8,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/dnecho/dnecho/ozone/hadooprpc/wire"
 	"github.com/dnecho/dnecho/proto/hadooppb"
 )
 
@@ -42,7 +43,7 @@ func (s *SASLConn) MaxResponseLength() int { return s.maxLen }
 // Send writes one SASL message with the header Java uses: callId -33, empty
 // clientId, retryCount -1 (docs/hadoop-rpc.md#call-ids).
 func (s *SASLConn) Send(m *hadooppb.RpcSaslProto) error {
-	frame, err := appendFrame(nil, requestHeader(callIDSASL, []byte{}, -1), m)
+	frame, err := wire.AppendFrame(nil, wire.RequestHeader(wire.CallIDSASL, []byte{}, -1), m)
 	if err != nil {
 		return err
 	}
@@ -62,7 +63,7 @@ func (s *SASLConn) Recv() (*hadooppb.RpcSaslProto, error) {
 	if h.GetStatus() != hadooppb.RpcResponseHeaderProto_SUCCESS {
 		return nil, remoteError(h)
 	}
-	if int32(h.GetCallId()) != callIDSASL {
+	if int32(h.GetCallId()) != wire.CallIDSASL {
 		return nil, fmt.Errorf("%w: Non-SASL response during negotiation (callId %d)", ErrBadResponse, int32(h.GetCallId()))
 	}
 	m := new(hadooppb.RpcSaslProto)

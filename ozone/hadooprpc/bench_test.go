@@ -1,12 +1,15 @@
-package hadooprpc
+package hadooprpc_test
 
 import (
 	"testing"
+
+	"github.com/dnecho/dnecho/minicluster/rpcserver"
+	"github.com/dnecho/dnecho/ozone/hadooprpc"
 )
 
 // BenchmarkCall measures one loopback round trip through client and server.
 func BenchmarkCall(b *testing.B) {
-	c := newTestClient(b, echoServer(b, ServerOptions{}, nil), Options{})
+	c := newTestClient(b, echoServer(b, rpcserver.Options{}, nil), hadooprpc.Options{})
 	ctx := testCtx(b)
 	if _, err := echo(ctx, c, "warm", ""); err != nil {
 		b.Fatal(err)
@@ -21,7 +24,7 @@ func BenchmarkCall(b *testing.B) {
 
 // BenchmarkCallParallel measures multiplexed calls from many goroutines.
 func BenchmarkCallParallel(b *testing.B) {
-	c := newTestClient(b, echoServer(b, ServerOptions{}, nil), Options{})
+	c := newTestClient(b, echoServer(b, rpcserver.Options{}, nil), hadooprpc.Options{})
 	ctx := testCtx(b)
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {

@@ -10,6 +10,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/dnecho/dnecho/ozone/hadooprpc/wire"
 	"github.com/dnecho/dnecho/proto/hadooppb"
 )
 
@@ -86,8 +87,8 @@ func (c *Client) CallWithin(ctx context.Context, quiet time.Duration, protocol, 
 	w := wait{start: time.Now(), quiet: quiet}
 	// Java masks a JVM-wide counter to keep ids non-negative (docs/hadoop-rpc.md#call-ids).
 	id := int32((c.nextID.Add(1) - 1) & 0x7fffffff)
-	frame, err := appendFrame(nil,
-		requestHeader(id, c.opts.ClientID, 0),
+	frame, err := wire.AppendFrame(nil,
+		wire.RequestHeader(id, c.opts.ClientID, 0),
 		&hadooppb.RequestHeaderProto{
 			MethodName:                 &method,
 			DeclaringClassProtocolName: &protocol,

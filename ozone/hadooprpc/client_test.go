@@ -1,4 +1,4 @@
-package hadooprpc
+package hadooprpc_test
 
 import (
 	"context"
@@ -11,69 +11,16 @@ import (
 	"testing"
 	"time"
 
-	"google.golang.org/protobuf/proto"
-
+	vec "github.com/dnecho/dnecho/internal/hadooprpcvectors"
 	"github.com/dnecho/dnecho/internal/testwait"
+	"github.com/dnecho/dnecho/minicluster/rpcserver"
+	"github.com/dnecho/dnecho/ozone/hadooprpc"
+	"github.com/dnecho/dnecho/ozone/hadooprpc/wire"
 	"github.com/dnecho/dnecho/proto/hadooppb"
 )
 
-const echoProtocol = "test.EchoProtocol"
-
-// echoMsg builds the test request: effectiveUser is echoed back, realUser
-// optionally holds a Go duration the handler sleeps first.
-func echoMsg(text, sleep string) *hadooppb.UserInformationProto {
-	m := &hadooppb.UserInformationProto{EffectiveUser: &text}
-	if sleep != "" {
-		m.RealUser = &sleep
-	}
-	return m
-}
-
-// echoHandler answers with the request; it honours a sleep (or "gate": hold the
-// call at g until the test opens it) and a "fatal" or "error" text.
-func echoHandler(g *gate) Handler {
-	return func(ctx context.Context, call CallInfo, req []byte) (proto.Message, error) {
-		var m hadooppb.UserInformationProto
-		if err := UnmarshalRequest(req, &m); err != nil {
-			return nil, err
-		}
-		if m.GetRealUser() == "gate" {
-			if err := g.hold(ctx); err != nil {
-				return nil, err
-			}
-		} else if d, err := time.ParseDuration(m.GetRealUser()); err == nil {
-			select {
-			case <-time.After(d):
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			}
-		}
-		switch m.GetEffectiveUser() {
-		case "fatal":
-			return nil, &RemoteError{Class: "test.Boom", Message: "boom", Fatal: true}
-		case "error":
-			return nil, errors.New("plain go error")
-		case "whoami":
-			return echoMsg(call.User, ""), nil
-		}
-		return &m, nil
-	}
-}
-
-func echoServer(t testing.TB, opts ServerOptions, g *gate) string {
-	s := newTestServer(t, opts)
-	s.Register(echoProtocol, 1, "echo", echoHandler(g))
-	return startServer(t, s)
-}
-
-func echo(ctx context.Context, c *Client, text, sleep string) (string, error) {
-	var resp hadooppb.UserInformationProto
-	err := c.Call(ctx, echoProtocol, "echo", echoMsg(text, sleep), &resp)
-	return resp.GetEffectiveUser(), err
-}
-
 func TestConcurrentCallsOutOfOrder(t *testing.T) {
-	c := newTestClient(t, echoServer(t, ServerOptions{}, nil), Options{})
+	c := newTestClient(t, echoServer(t, rpcserver.Options{}, nil), hadooprpc.Options{})
 	ctx := testCtx(t)
 	const n = 64
 	var wg sync.WaitGroup
@@ -104,9 +51,7 @@ func TestConcurrentCallsOutOfOrder(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	c.mu.Lock()
-	conns := len(c.conns)
-	c.mu.Unlock()
+	conns := hadooprpc.Conns(c)
 	if conns != 1 {
 		t.Errorf("%d connections, want 1 multiplexed", conns)
 	}
@@ -121,17 +66,17 @@ func TestConcurrentCallsOutOfOrder(t *testing.T) {
 
 func TestFatalFailsOutstandingCallsAndReconnects(t *testing.T) {
 	g := newGate(t)
-	c := newTestClient(t, echoServer(t, ServerOptions{}, g), Options{})
+	c := newTestClient(t, echoServer(t, rpcserver.Options{}, g), hadooprpc.Options{})
 	ctx := testCtx(t)
 	slow := make(chan error, 3)
 	for range 3 {
 		go func() { _, err := echo(ctx, c, "slow", "gate"); slow <- err }()
 	}
 	for range 3 {
-		g.waitEntered(t) // all three calls are outstanding at the server
+		g.WaitEntered(t) // all three calls are outstanding at the server
 	}
 	_, err := echo(ctx, c, "fatal", "")
-	var re *RemoteError
+	var re *hadooprpc.RemoteError
 	if !errors.As(err, &re) || !re.Fatal || re.Class != "test.Boom" {
 		t.Fatalf("fatal call: %v", err)
 	}
@@ -146,28 +91,28 @@ func TestFatalFailsOutstandingCallsAndReconnects(t *testing.T) {
 }
 
 func TestErrorReplyKeepsConnection(t *testing.T) {
-	c := newTestClient(t, echoServer(t, ServerOptions{}, nil), Options{})
+	c := newTestClient(t, echoServer(t, rpcserver.Options{}, nil), hadooprpc.Options{})
 	ctx := testCtx(t)
 	echo(ctx, c, "warm", "")
-	first := connFor(c, echoProtocol)
+	first := hadooprpc.ConnFor(c, echoProtocol)
 	_, err := echo(ctx, c, "error", "")
-	var re *RemoteError
+	var re *hadooprpc.RemoteError
 	if !errors.As(err, &re) || re.Fatal || re.Class != "java.io.IOException" || re.Message != "plain go error" {
 		t.Fatalf("err = %#v", err)
 	}
-	if got, err := echo(ctx, c, "after", ""); err != nil || got != "after" || connFor(c, echoProtocol) != first {
-		t.Fatalf("after ERROR: %q %v (same conn %v)", got, err, connFor(c, echoProtocol) == first)
+	if got, err := echo(ctx, c, "after", ""); err != nil || got != "after" || hadooprpc.ConnFor(c, echoProtocol) != first {
+		t.Fatalf("after ERROR: %q %v (same conn %v)", got, err, hadooprpc.ConnFor(c, echoProtocol) == first)
 	}
 }
 
 func TestCallContextCancel(t *testing.T) {
 	g := newGate(t)
-	c := newTestClient(t, echoServer(t, ServerOptions{}, g), Options{})
+	c := newTestClient(t, echoServer(t, rpcserver.Options{}, g), hadooprpc.Options{})
 	ctx, cancel := context.WithCancel(testCtx(t))
 	defer cancel()
 	abandoned := make(chan error, 1)
 	go func() { _, err := echo(ctx, c, "slow", "gate"); abandoned <- err }()
-	g.waitEntered(t)
+	g.WaitEntered(t)
 	cancel()
 	if err := waitCall(t, abandoned); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context canceled", err)
@@ -177,10 +122,10 @@ func TestCallContextCancel(t *testing.T) {
 	if err != nil || got != "next" {
 		t.Fatalf("next call: %q %v", got, err)
 	}
-	cn := connFor(c, echoProtocol)
-	before := lastUse(cn)
-	g.open() // the server now answers the abandoned call
-	testwait.Eventually(t, testwait.Timeout, "the late reply", func() bool { return lastUse(cn).After(before) })
+	cn := hadooprpc.ConnFor(c, echoProtocol)
+	before := cn.LastUse()
+	g.Open() // the server now answers the abandoned call
+	testwait.Eventually(t, testwait.Timeout, "the late reply", func() bool { return cn.LastUse().After(before) })
 	if got, err := echo(testCtx(t), c, "later", ""); err != nil || got != "later" {
 		t.Fatalf("after late reply: %q %v", got, err)
 	}
@@ -188,21 +133,21 @@ func TestCallContextCancel(t *testing.T) {
 
 func TestIdleClose(t *testing.T) {
 	rs := newRawServer(t)
-	c := newTestClient(t, rs.addr(), Options{IdleTimeout: 50 * time.Millisecond})
-	done := asyncCall(testCtx(t), c, wrapper(t, vecWrapGetContainer), new(hadooppb.UserInformationProto))
+	c := newTestClient(t, rs.addr(), hadooprpc.Options{IdleTimeout: 50 * time.Millisecond})
+	done := asyncCall(testCtx(t), c, wrapper(t, vec.WrapGetContainer), new(hadooppb.UserInformationProto))
 	sc := rs.accept(t)
-	expectBytes(t, sc, "session", append(append(unhex(t, vecPreambleSimple), unhex(t, vecContext)...), unhex(t, vecGetContainer)...))
-	sc.Write(mustFrame(t, responseHeader(0, 0, testClientID, hadooppb.RpcResponseHeaderProto_SUCCESS), echoMsg("x", "")))
+	expectBytes(t, sc, "session", vec.Bytes(vec.PreambleSimple, vec.Context, vec.GetContainer))
+	sc.Write(mustFrame(t, wire.ResponseHeader(0, 0, testClientID, hadooppb.RpcResponseHeaderProto_SUCCESS), echoMsg("x", "")))
 	if err := waitCall(t, done); err != nil {
 		t.Fatal(err)
 	}
 	expectEOF(t, sc) // the client hangs up once idle
 	// The next call dials again.
-	done = asyncCall(testCtx(t), c, wrapper(t, vecWrapGetContainer), new(hadooppb.UserInformationProto))
+	done = asyncCall(testCtx(t), c, wrapper(t, vec.WrapGetContainer), new(hadooppb.UserInformationProto))
 	sc2 := rs.accept(t)
-	expectBytes(t, sc2, "new session", append(unhex(t, vecPreambleSimple), unhex(t, vecContext)...))
+	expectBytes(t, sc2, "new session", vec.Bytes(vec.PreambleSimple, vec.Context))
 	sc2.Close()
-	var ce *ConnError
+	var ce *hadooprpc.ConnError
 	if err := waitCall(t, done); !errors.As(err, &ce) {
 		t.Fatalf("err = %v, want *ConnError", err)
 	}
@@ -226,16 +171,16 @@ func TestConnectionErrors(t *testing.T) {
 	tests := []struct {
 		name string
 		addr string
-		opts Options
+		opts hadooprpc.Options
 	}{
-		{"refused", closedPort, Options{}},
-		{"connect timeout", "192.0.2.1:9860", Options{ConnectTimeout: 50 * time.Millisecond, Dial: hang}},
+		{"refused", closedPort, hadooprpc.Options{}},
+		{"connect timeout", "192.0.2.1:9860", hadooprpc.Options{ConnectTimeout: 50 * time.Millisecond, Dial: hang}},
 	}
 	for _, tt := range tests {
 		c := newTestClient(t, tt.addr, tt.opts)
 		start := time.Now()
 		_, err := echo(ctx, c, "x", "")
-		var ce *ConnError
+		var ce *hadooprpc.ConnError
 		if !errors.As(err, &ce) || ce.Op != "dial" {
 			t.Errorf("%s: err = %v, want dial *ConnError", tt.name, err)
 		}
@@ -247,12 +192,12 @@ func TestConnectionErrors(t *testing.T) {
 
 func TestServerClosesConnection(t *testing.T) {
 	rs := newRawServer(t)
-	c := newTestClient(t, rs.addr(), Options{})
-	done := asyncCall(testCtx(t), c, wrapper(t, vecWrapGetContainer), new(hadooppb.UserInformationProto))
+	c := newTestClient(t, rs.addr(), hadooprpc.Options{})
+	done := asyncCall(testCtx(t), c, wrapper(t, vec.WrapGetContainer), new(hadooppb.UserInformationProto))
 	sc := rs.accept(t)
-	expectBytes(t, sc, "session", append(append(unhex(t, vecPreambleSimple), unhex(t, vecContext)...), unhex(t, vecGetContainer)...))
+	expectBytes(t, sc, "session", vec.Bytes(vec.PreambleSimple, vec.Context, vec.GetContainer))
 	sc.Close()
-	var ce *ConnError
+	var ce *hadooprpc.ConnError
 	if err := waitCall(t, done); !errors.As(err, &ce) || ce.Op != "read" {
 		t.Fatalf("err = %v, want read *ConnError", err)
 	}
@@ -268,15 +213,15 @@ func TestBadResponses(t *testing.T) {
 		{"length zero", func(*testing.T) []byte { return []byte{0, 0, 0, 0} }},
 		{"too long", func(*testing.T) []byte { return []byte{0x7f, 0, 0, 0} }},
 		{"trailing bytes", func(t *testing.T) []byte {
-			f := mustFrame(t, responseHeader(0, 0, testClientID, hadooppb.RpcResponseHeaderProto_SUCCESS), echoMsg("x", ""))
+			f := mustFrame(t, wire.ResponseHeader(0, 0, testClientID, hadooppb.RpcResponseHeaderProto_SUCCESS), echoMsg("x", ""))
 			f[3]++
 			return append(f, 0)
 		}},
 		{"other client id", func(t *testing.T) []byte {
-			return mustFrame(t, responseHeader(0, 0, otherID, hadooppb.RpcResponseHeaderProto_SUCCESS), echoMsg("x", ""))
+			return mustFrame(t, wire.ResponseHeader(0, 0, otherID, hadooppb.RpcResponseHeaderProto_SUCCESS), echoMsg("x", ""))
 		}},
 		{"body does not decode", func(t *testing.T) []byte {
-			f := mustFrame(t, responseHeader(0, 0, testClientID, hadooppb.RpcResponseHeaderProto_SUCCESS))
+			f := mustFrame(t, wire.ResponseHeader(0, 0, testClientID, hadooppb.RpcResponseHeaderProto_SUCCESS))
 			f[3] += 2
 			return append(f, 1, 0xff)
 		}},
@@ -284,12 +229,12 @@ func TestBadResponses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rs := newRawServer(t)
-			c := newTestClient(t, rs.addr(), Options{MaxResponseLength: 1 << 20})
-			done := asyncCall(testCtx(t), c, wrapper(t, vecWrapGetContainer), new(hadooppb.UserInformationProto))
+			c := newTestClient(t, rs.addr(), hadooprpc.Options{MaxResponseLength: 1 << 20})
+			done := asyncCall(testCtx(t), c, wrapper(t, vec.WrapGetContainer), new(hadooppb.UserInformationProto))
 			sc := rs.accept(t)
-			expectBytes(t, sc, "session", append(append(unhex(t, vecPreambleSimple), unhex(t, vecContext)...), unhex(t, vecGetContainer)...))
+			expectBytes(t, sc, "session", vec.Bytes(vec.PreambleSimple, vec.Context, vec.GetContainer))
 			sc.Write(tt.reply(t))
-			if err := waitCall(t, done); !errors.Is(err, ErrBadResponse) {
+			if err := waitCall(t, done); !errors.Is(err, hadooprpc.ErrBadResponse) {
 				t.Fatalf("err = %v, want ErrBadResponse", err)
 			}
 		})
@@ -298,37 +243,37 @@ func TestBadResponses(t *testing.T) {
 
 func TestLegacyFatalReply(t *testing.T) {
 	rs := newRawServer(t)
-	c := newTestClient(t, rs.addr(), Options{})
-	done := asyncCall(testCtx(t), c, wrapper(t, vecWrapGetContainer), new(hadooppb.UserInformationProto))
+	c := newTestClient(t, rs.addr(), hadooprpc.Options{})
+	done := asyncCall(testCtx(t), c, wrapper(t, vec.WrapGetContainer), new(hadooppb.UserInformationProto))
 	sc := rs.accept(t)
-	expectBytes(t, sc, "session", append(append(unhex(t, vecPreambleSimple), unhex(t, vecContext)...), unhex(t, vecGetContainer)...))
+	expectBytes(t, sc, "session", vec.Bytes(vec.PreambleSimple, vec.Context, vec.GetContainer))
 	b := []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
-	b = appendWritableString(b, "org.apache.hadoop.ipc.RPC$VersionMismatch")
-	sc.Write(appendWritableString(b, "Server IPC version 7 cannot communicate with client version 9"))
-	var re *RemoteError
+	b = wire.AppendWritableString(b, "org.apache.hadoop.ipc.RPC$VersionMismatch")
+	sc.Write(wire.AppendWritableString(b, "Server IPC version 7 cannot communicate with client version 9"))
+	var re *hadooprpc.RemoteError
 	if err := waitCall(t, done); !errors.As(err, &re) || !re.Fatal || re.SimpleName() != "RPC$VersionMismatch" {
 		t.Fatalf("err = %v", err)
 	}
 }
 
 func TestAgainstKerberosOnlyServer(t *testing.T) {
-	addr := echoServer(t, ServerOptions{KerberosOnly: true}, nil)
+	addr := echoServer(t, rpcserver.Options{KerberosOnly: true}, nil)
 	ctx := testCtx(t)
 
-	_, err := echo(ctx, newTestClient(t, addr, Options{}), "x", "")
-	var re *RemoteError
+	_, err := echo(ctx, newTestClient(t, addr, hadooprpc.Options{}), "x", "")
+	var re *hadooprpc.RemoteError
 	if !errors.As(err, &re) || !re.Fatal || re.SimpleName() != "AccessControlException" ||
 		re.Message != "SIMPLE authentication is not enabled.  Available:[KERBEROS]" {
 		t.Fatalf("SIMPLE client: %v", err)
 	}
-	if _, err := echo(ctx, newTestClient(t, addr, Options{Authenticator: SimpleFallback{}}), "x", ""); !errors.Is(err, ErrSASLRequired) {
+	if _, err := echo(ctx, newTestClient(t, addr, hadooprpc.Options{Authenticator: hadooprpc.SimpleFallback{}}), "x", ""); !errors.Is(err, hadooprpc.ErrSASLRequired) {
 		t.Fatalf("SASL client: %v, want ErrSASLRequired", err)
 	}
 }
 
 func TestSASLFallbackAndUser(t *testing.T) {
-	addr := echoServer(t, ServerOptions{}, nil)
-	c := newTestClient(t, addr, Options{Authenticator: SimpleFallback{}, User: "alice"})
+	addr := echoServer(t, rpcserver.Options{}, nil)
+	c := newTestClient(t, addr, hadooprpc.Options{Authenticator: hadooprpc.SimpleFallback{}, User: "alice"})
 	if got, err := echo(testCtx(t), c, "whoami", ""); err != nil || got != "alice" {
 		t.Fatalf("whoami = %q, %v", got, err)
 	}
@@ -336,41 +281,35 @@ func TestSASLFallbackAndUser(t *testing.T) {
 
 func TestClientClose(t *testing.T) {
 	g := newGate(t)
-	c := newTestClient(t, echoServer(t, ServerOptions{}, g), Options{})
+	c := newTestClient(t, echoServer(t, rpcserver.Options{}, g), hadooprpc.Options{})
 	ctx := testCtx(t)
 	pending := make(chan error, 1)
 	go func() { _, err := echo(ctx, c, "slow", "gate"); pending <- err }()
-	g.waitEntered(t) // the call is outstanding
+	g.WaitEntered(t) // the call is outstanding
 	c.Close()
-	if err := waitCall(t, pending); !errors.Is(err, ErrClosed) {
+	if err := waitCall(t, pending); !errors.Is(err, hadooprpc.ErrClosed) {
 		t.Errorf("pending call: %v, want ErrClosed", err)
 	}
-	if _, err := echo(ctx, c, "x", ""); !errors.Is(err, ErrClosed) {
+	if _, err := echo(ctx, c, "x", ""); !errors.Is(err, hadooprpc.ErrClosed) {
 		t.Errorf("call after Close: %v", err)
 	}
 }
 
 func TestOptionsValidation(t *testing.T) {
-	for _, o := range []Options{
+	for _, o := range []hadooprpc.Options{
 		{ConnectTimeout: -1}, {PingInterval: -1}, {IdleTimeout: -1}, {MaxResponseLength: -1}, {ClientID: []byte{1}},
 	} {
-		if _, err := NewClient("x:1", o); err == nil {
+		if _, err := hadooprpc.NewClient("x:1", o); err == nil {
 			t.Errorf("NewClient(%+v) accepted", o)
 		}
 	}
 }
 
-func connFor(c *Client, protocol string) *conn {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.conns[protocol]
-}
-
 func TestHandshakeTimeout(t *testing.T) {
 	rs := newRawServer(t) // accepts, never answers the SASL NEGOTIATE
-	c := newTestClient(t, rs.addr(), Options{Authenticator: SimpleFallback{}, ConnectTimeout: 50 * time.Millisecond})
+	c := newTestClient(t, rs.addr(), hadooprpc.Options{Authenticator: hadooprpc.SimpleFallback{}, ConnectTimeout: 50 * time.Millisecond})
 	_, err := echo(testCtx(t), c, "x", "")
-	var ce *ConnError
+	var ce *hadooprpc.ConnError
 	if !errors.As(err, &ce) || ce.Op != "handshake" {
 		t.Fatalf("err = %v, want handshake *ConnError", err)
 	}
@@ -379,7 +318,7 @@ func TestHandshakeTimeout(t *testing.T) {
 // Replies in reverse order reach the right callers.
 func TestClientMatchesRepliesByCallID(t *testing.T) {
 	rs := newRawServer(t)
-	c := newTestClient(t, rs.addr(), Options{})
+	c := newTestClient(t, rs.addr(), hadooprpc.Options{})
 	ctx := testCtx(t)
 	readFrame := func(sc net.Conn) {
 		t.Helper()
@@ -400,12 +339,12 @@ func TestClientMatchesRepliesByCallID(t *testing.T) {
 		results = append(results, asyncCall(ctx, c, echoMsg("x", ""), r))
 		if i == 0 {
 			sc = rs.accept(t)
-			expectBytes(t, sc, "session", append(unhex(t, vecPreambleSimple), unhex(t, vecContext)...))
+			expectBytes(t, sc, "session", vec.Bytes(vec.PreambleSimple, vec.Context))
 		}
 		readFrame(sc)
 	}
 	for _, id := range []int32{2, 0, 1} {
-		sc.Write(mustFrame(t, responseHeader(id, 0, testClientID, hadooppb.RpcResponseHeaderProto_SUCCESS), echoMsg(fmt.Sprintf("reply-%d", id), "")))
+		sc.Write(mustFrame(t, wire.ResponseHeader(id, 0, testClientID, hadooppb.RpcResponseHeaderProto_SUCCESS), echoMsg(fmt.Sprintf("reply-%d", id), "")))
 	}
 	for i, ch := range results {
 		if err := waitCall(t, ch); err != nil {

@@ -7,6 +7,7 @@ import (
 	"net"
 	"time"
 
+	"github.com/dnecho/dnecho/ozone/hadooprpc/wire"
 	"github.com/dnecho/dnecho/proto/hadooppb"
 )
 
@@ -39,7 +40,7 @@ func dial(parent context.Context, c *Client, protocol string) (*conn, error) {
 		}
 		return nil, &ConnError{Addr: c.addr, Op: "handshake", Err: err}
 	}
-	ping, err := appendFrame(nil, requestHeader(callIDPing, c.opts.ClientID, -1))
+	ping, err := wire.AppendFrame(nil, wire.RequestHeader(wire.CallIDPing, c.opts.ClientID, -1))
 	if err != nil {
 		nc.Close()
 		return nil, err
@@ -54,11 +55,11 @@ func dial(parent context.Context, c *Client, protocol string) (*conn, error) {
 func handshake(ctx context.Context, nc net.Conn, c *Client, protocol string) (net.Conn, error) {
 	restore := interruptOnDone(ctx, nc.SetDeadline)
 	defer restore()
-	auth := byte(authNone)
+	auth := byte(wire.AuthNone)
 	if c.opts.Authenticator != nil {
-		auth = authSASL
+		auth = wire.AuthSASL
 	}
-	if _, err := nc.Write(preamble(auth)); err != nil {
+	if _, err := nc.Write(wire.Preamble(auth)); err != nil {
 		return nc, ctxOr(ctx, err)
 	}
 	if c.opts.Authenticator != nil {
@@ -69,8 +70,8 @@ func handshake(ctx context.Context, nc net.Conn, c *Client, protocol string) (ne
 		}
 		nc = wrapped
 	}
-	frame, err := appendFrame(nil,
-		requestHeader(callIDContext, c.opts.ClientID, -1),
+	frame, err := wire.AppendFrame(nil,
+		wire.RequestHeader(wire.CallIDContext, c.opts.ClientID, -1),
 		&hadooppb.IpcConnectionContextProto{
 			UserInfo: &hadooppb.UserInformationProto{EffectiveUser: &c.opts.User},
 			Protocol: &protocol,

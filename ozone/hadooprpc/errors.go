@@ -28,7 +28,7 @@ const (
 )
 
 // RemoteError is an ERROR or FATAL reply: a Java exception thrown by the server.
-// A handler on the server side may return one to choose the class and code.
+// The emulator's server (minicluster/rpcserver) answers one a handler returns with its class and code.
 type RemoteError struct {
 	// Class is the fully qualified Java class, e.g.
 	// "org.apache.hadoop.hdds.scm.container.ContainerNotFoundException".
@@ -133,10 +133,6 @@ var ErrBadResponse = errors.New("bad RPC response")
 
 // ErrClosed is returned by calls on a closed Client.
 var ErrClosed = errors.New("hadooprpc: client closed")
-
-// ErrBadRequest marks a request the server cannot decode; handlers wrap it
-// (see UnmarshalRequest) to get a FATAL_DESERIALIZING_REQUEST reply.
-var ErrBadRequest = errors.New("request does not decode")
 
 // AuthError is a SASL exchange the server answered but that cannot succeed by trying again: the
 // server's principal is not the configured one, the two sides share no protection, the server

@@ -1,4 +1,4 @@
-package hadooprpc
+package hadooprpc_test
 
 import (
 	"context"
@@ -14,7 +14,7 @@ func BenchmarkKerberosConnect(b *testing.B) { benchKerberos(b, true) }
 
 func benchKerberos(b *testing.B, reconnect bool) {
 	r := newSecureRealmB(b)
-	for _, q := range []QOP{QOPAuthentication, QOPIntegrity, QOPPrivacy} {
+	for _, q := range []qop{authentication, integrity, privacy} {
 		b.Run(q.String(), func(b *testing.B) {
 			addr := r.serverB(b, q)
 			ctx := context.Background()

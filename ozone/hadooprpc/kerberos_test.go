@@ -1,4 +1,4 @@
-package hadooprpc
+package hadooprpc_test
 
 import (
 	"strings"
@@ -7,7 +7,19 @@ import (
 
 	"github.com/dnecho/dnecho/internal/testkdc"
 	"github.com/dnecho/dnecho/internal/wiretap"
+	"github.com/dnecho/dnecho/minicluster/krbacceptor"
+	"github.com/dnecho/dnecho/minicluster/rpcserver"
+	"github.com/dnecho/dnecho/ozone/hadooprpc"
 	"github.com/dnecho/dnecho/ozone/kerberos"
+)
+
+// The protections, short.
+type qop = hadooprpc.QOP
+
+const (
+	authentication = hadooprpc.QOPAuthentication
+	integrity      = hadooprpc.QOPIntegrity
+	privacy        = hadooprpc.QOPPrivacy
 )
 
 // secureRealm is a KDC with a user and the SCM's service principal.
@@ -35,27 +47,27 @@ func (r *secureRealm) login(t testing.TB) *kerberos.Credentials {
 	return c
 }
 
-func (r *secureRealm) server(t *testing.T, prot ...QOP) string { return r.serverB(t, prot...) }
+func (r *secureRealm) server(t *testing.T, prot ...qop) string { return r.serverB(t, prot...) }
 
-func (r *secureRealm) serverB(t testing.TB, prot ...QOP) string {
+func (r *secureRealm) serverB(t testing.TB, prot ...qop) string {
 	t.Helper()
-	acc, err := kerberos.NewAcceptor(r.serviceKT, "scm/localhost@"+testkdc.Realm)
+	acc, err := krbacceptor.New(r.serviceKT, "scm/localhost@"+testkdc.Realm)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return echoServer(t, ServerOptions{Kerberos: acc, Protection: prot}, nil)
+	return echoServer(t, rpcserver.Options{Kerberos: acc, Protection: prot}, nil)
 }
 
-func (r *secureRealm) client(t *testing.T, addr string, prot ...QOP) *Client {
+func (r *secureRealm) client(t *testing.T, addr string, prot ...qop) *hadooprpc.Client {
 	return r.clientB(t, addr, prot...)
 }
 
-func (r *secureRealm) clientB(t testing.TB, addr string, prot ...QOP) *Client {
+func (r *secureRealm) clientB(t testing.TB, addr string, prot ...qop) *hadooprpc.Client {
 	t.Helper()
 	cred := r.login(t)
-	return newTestClient(t, addr, Options{User: cred.Principal(), Authenticator: &Kerberos{
+	return newTestClient(t, addr, hadooprpc.Options{User: cred.Principal(), Authenticator: &hadooprpc.Kerberos{
 		Credentials: cred, Protection: prot,
-		Principal: ServerPrincipal{Key: "hdds.scm.kerberos.principal", Configured: "scm/_HOST@" + testkdc.Realm},
+		Principal: hadooprpc.ServerPrincipal{Key: "hdds.scm.kerberos.principal", Configured: "scm/_HOST@" + testkdc.Realm},
 	}})
 }
 
@@ -64,14 +76,14 @@ func TestKerberosEveryProtection(t *testing.T) {
 	secret := "container-4242-" + strings.Repeat("x", 150<<10) // spans several wrap packets
 	for _, tc := range []struct {
 		name           string
-		server, client []QOP
+		server, client []qop
 		clear          bool
 	}{
 		{"authentication", nil, nil, true},
-		{"integrity", []QOP{QOPIntegrity}, []QOP{QOPIntegrity}, true},
-		{"privacy", []QOP{QOPPrivacy}, []QOP{QOPPrivacy}, false},
-		{"client prefers privacy", []QOP{QOPAuthentication, QOPIntegrity, QOPPrivacy}, []QOP{QOPPrivacy, QOPAuthentication}, false},
-		{"client prefers authentication", []QOP{QOPPrivacy, QOPAuthentication}, []QOP{QOPAuthentication, QOPPrivacy}, true},
+		{"integrity", []qop{integrity}, []qop{integrity}, true},
+		{"privacy", []qop{privacy}, []qop{privacy}, false},
+		{"client prefers privacy", []qop{authentication, integrity, privacy}, []qop{privacy, authentication}, false},
+		{"client prefers authentication", []qop{privacy, authentication}, []qop{authentication, privacy}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rl := wiretap.Start(t, r.server(t, tc.server...))
@@ -103,23 +115,23 @@ func TestKerberosFailures(t *testing.T) {
 	r := newSecureRealm(t)
 	for _, tc := range []struct {
 		name   string
-		server []QOP
-		client []QOP
-		change func(*Options)
+		server []qop
+		client []qop
+		change func(*hadooprpc.Options)
 		want   string
 	}{
-		{"protection mismatch", []QOP{QOPAuthentication}, []QOP{QOPPrivacy}, nil, "no common protection layer"},
-		{"server principal mismatch", nil, nil, func(o *Options) {
-			o.Authenticator.(*Kerberos).Principal.Configured = "scm/scm1.example.com@" + testkdc.Realm
+		{"protection mismatch", []qop{authentication}, []qop{privacy}, nil, "no common protection layer"},
+		{"server principal mismatch", nil, nil, func(o *hadooprpc.Options) {
+			o.Authenticator.(*hadooprpc.Kerberos).Principal.Configured = "scm/scm1.example.com@" + testkdc.Realm
 		}, "Server has invalid Kerberos principal: scm/localhost@DNECHO.TEST, expecting: scm/scm1.example.com@DNECHO.TEST"},
-		{"impersonation", nil, nil, func(o *Options) { o.User = "bob" }, "is not allowed to impersonate bob"},
+		{"impersonation", nil, nil, func(o *hadooprpc.Options) { o.User = "bob" }, "is not allowed to impersonate bob"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			addr := r.server(t, tc.server...)
 			cred := r.login(t)
-			o := Options{ClientID: testClientID, User: cred.Principal(), Authenticator: &Kerberos{
+			o := hadooprpc.Options{ClientID: testClientID, User: cred.Principal(), Authenticator: &hadooprpc.Kerberos{
 				Credentials: cred, Protection: tc.client,
-				Principal: ServerPrincipal{Key: "hdds.scm.kerberos.principal", Configured: "scm/_HOST@" + testkdc.Realm}}}
+				Principal: hadooprpc.ServerPrincipal{Key: "hdds.scm.kerberos.principal", Configured: "scm/_HOST@" + testkdc.Realm}}}
 			if tc.change != nil {
 				tc.change(&o)
 			}
@@ -134,7 +146,7 @@ func TestKerberosFailures(t *testing.T) {
 
 func TestKerberosClientRefusesSimpleServer(t *testing.T) {
 	r := newSecureRealm(t)
-	c := r.client(t, echoServer(t, ServerOptions{}, nil))
+	c := r.client(t, echoServer(t, rpcserver.Options{}, nil))
 	_, err := echo(testCtx(t), c, "hi", "")
 	if err == nil || !strings.Contains(err.Error(), "does not fall back") {
 		t.Fatalf("got %v", err)
@@ -143,11 +155,11 @@ func TestKerberosClientRefusesSimpleServer(t *testing.T) {
 
 func TestKerberosSkipsTokenOffer(t *testing.T) {
 	r := newSecureRealm(t)
-	acc, err := kerberos.NewAcceptor(r.serviceKT, "scm/localhost@"+testkdc.Realm)
+	acc, err := krbacceptor.New(r.serviceKT, "scm/localhost@"+testkdc.Realm)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := r.client(t, echoServer(t, ServerOptions{Kerberos: acc, OfferToken: true, Protection: []QOP{QOPPrivacy}}, nil), QOPPrivacy)
+	c := r.client(t, echoServer(t, rpcserver.Options{Kerberos: acc, OfferToken: true, Protection: []qop{privacy}}, nil), privacy)
 	if got, err := echo(testCtx(t), c, "hi", ""); err != nil || got != "hi" {
 		t.Fatalf("echo = %q, %v", got, err)
 	}

@@ -22,6 +22,14 @@ const (
 	DefaultIdleTimeout = 10 * time.Second
 )
 
+// DefaultMaxDataLength is ipc.maximum.data.length / ipc.maximum.response.length
+// (128 MiB), the largest frame either side accepts.
+const DefaultMaxDataLength = 128 << 20
+
+// DefaultProtocolVersion is clientProtocolVersion for every SCM protocol
+// (docs/ozone-scm.md#endpoints).
+const DefaultProtocolVersion = 1
+
 // Options configures a Client. The zero value is usable: every zero field
 // takes its default.
 type Options struct {

@@ -77,18 +77,3 @@ func maskString(m byte) string {
 	}
 	return strings.Join(names, ",")
 }
-
-// Security-layer message (RFC 4752 §3.1): the mask, then a 24-bit big-endian maximum buffer.
-// The JDK offers and selects 65536.
-const defaultMaxBuffer = 65536
-
-func layerMessage(mask byte, maxBuf int) []byte {
-	return []byte{mask, byte(maxBuf >> 16), byte(maxBuf >> 8), byte(maxBuf)}
-}
-
-func parseLayer(b []byte) (mask byte, maxBuf int, err error) {
-	if len(b) < 4 {
-		return 0, 0, fmt.Errorf("security-layer message of %d bytes, want at least 4", len(b))
-	}
-	return b[0], int(b[1])<<16 | int(b[2])<<8 | int(b[3]), nil
-}

@@ -1,13 +1,13 @@
 package hadooprpc
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/dnecho/dnecho/ozone/hadooprpc/wire"
 	"github.com/dnecho/dnecho/proto/hadooppb"
 )
 
@@ -16,11 +16,6 @@ type response struct {
 	header *hadooppb.RpcResponseHeaderProto
 	body   []byte // SUCCESS only: the bytes of the length-delimited body
 }
-
-// readChunk bounds how much memory a declared length can claim before the
-// bytes actually arrive, so a hostile length prefix cannot force a large
-// allocation.
-const readChunk = 64 << 10
 
 // readResponse reads one response frame from r. On a connection's first frame
 // a length of -1 announces the pre-v9 fatal format (docs/hadoop-rpc.md#framing).
@@ -42,29 +37,15 @@ func readResponse(r io.Reader, maxLen int, first bool) (*response, error) {
 	if int64(n) > int64(maxLen) {
 		return nil, fmt.Errorf("%w: RPC response exceeds maximum data length (%d > %d)", ErrBadResponse, n, maxLen)
 	}
-	frame, err := readN(r, int(n))
+	frame, err := wire.ReadN(r, int(n))
 	if err != nil {
 		return nil, err
 	}
 	return parseResponse(frame)
 }
 
-// readN reads exactly n bytes, growing the buffer only as data arrives.
-func readN(r io.Reader, n int) ([]byte, error) {
-	var buf bytes.Buffer
-	buf.Grow(min(n, readChunk))
-	got, err := buf.ReadFrom(io.LimitReader(r, int64(n)))
-	if err != nil {
-		return nil, err
-	}
-	if got < int64(n) {
-		return nil, io.ErrUnexpectedEOF
-	}
-	return buf.Bytes(), nil
-}
-
 func parseResponse(frame []byte) (*response, error) {
-	hb, rest, err := consumeDelimited(frame)
+	hb, rest, err := wire.ConsumeDelimited(frame)
 	if err != nil {
 		return nil, fmt.Errorf("%w: response header: %v", ErrBadResponse, err)
 	}
@@ -79,7 +60,7 @@ func parseResponse(frame []byte) (*response, error) {
 	if len(rest) == 0 {
 		return nil, fmt.Errorf("%w: SUCCESS response without a body", ErrBadResponse)
 	}
-	body, rest, err := consumeDelimited(rest)
+	body, rest, err := wire.ConsumeDelimited(rest)
 	if err != nil {
 		return nil, fmt.Errorf("%w: response body: %v", ErrBadResponse, err)
 	}
@@ -122,12 +103,6 @@ func readWritableString(r io.Reader, maxLen int) (string, error) {
 	if n < 0 || int64(n) > int64(maxLen) {
 		return "", fmt.Errorf("%w: legacy fatal reply: string length %d", ErrBadResponse, n)
 	}
-	b, err := readN(r, int(n))
+	b, err := wire.ReadN(r, int(n))
 	return string(b), err
-}
-
-// appendWritableString is the writing side of readWritableString.
-func appendWritableString(dst []byte, s string) []byte {
-	dst = binary.BigEndian.AppendUint32(dst, uint32(len(s)))
-	return append(dst, s...)
 }

@@ -7,6 +7,7 @@ import (
 	"net"
 	"strings"
 
+	"github.com/dnecho/dnecho/ozone/hadooprpc/wire"
 	"github.com/dnecho/dnecho/ozone/kerberos"
 	"github.com/dnecho/dnecho/proto/hadooppb"
 )
@@ -165,7 +166,7 @@ func (k *Kerberos) readOffer(s *SASLConn, gss *kerberos.Context) (mask byte, max
 	if err != nil {
 		return 0, 0, final(fmt.Errorf("SASL: security-layer offer: %w", err))
 	}
-	mask, maxBuf, err = parseLayer(b)
+	mask, maxBuf, err = wire.ParseLayer(b)
 	if err != nil {
 		return 0, 0, final(fmt.Errorf("SASL: %w", err))
 	}
@@ -184,7 +185,7 @@ func (k *Kerberos) selectLayer(s *SASLConn, gss *kerberos.Context, prot []QOP, m
 	if chosen == 0 {
 		return nil, final(fmt.Errorf("%w: the server offers %s, hadoop.rpc.protection here is %s", ErrNoCommonProtection, maskString(mask), maskString(qopMask(prot))))
 	}
-	tok, err := gss.Wrap(layerMessage(byte(chosen), defaultMaxBuffer), false)
+	tok, err := gss.Wrap(wire.LayerMessage(byte(chosen), wire.MaxBuffer), false)
 	if err != nil {
 		return nil, err
 	}

@@ -1,13 +1,13 @@
 package hadooprpc
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"net"
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/dnecho/dnecho/ozone/hadooprpc/wire"
 	"github.com/dnecho/dnecho/ozone/kerberos"
 	"github.com/dnecho/dnecho/proto/hadooppb"
 )
@@ -33,7 +33,7 @@ func newWrappedClientConn(nc net.Conn, gss *kerberos.Context, seal bool, chunk, 
 }
 
 // saslWrapHeader is the request header of a WRAP packet (callId -33, empty client id).
-var saslWrapHeader = requestHeader(callIDSASL, []byte{}, -1)
+var saslWrapHeader = wire.RequestHeader(wire.CallIDSASL, []byte{}, -1)
 
 func (w *wrappedClientConn) Write(b []byte) (int, error) {
 	done := 0
@@ -43,7 +43,7 @@ func (w *wrappedClientConn) Write(b []byte) (int, error) {
 		if err != nil {
 			return done, err
 		}
-		frame, err := appendFrame(nil, saslWrapHeader, &hadooppb.RpcSaslProto{State: hadooppb.RpcSaslProto_WRAP.Enum(), Token: tok})
+		frame, err := wire.AppendFrame(nil, saslWrapHeader, &hadooppb.RpcSaslProto{State: hadooppb.RpcSaslProto_WRAP.Enum(), Token: tok})
 		if err != nil {
 			return done, err
 		}
@@ -59,9 +59,9 @@ func (w *wrappedClientConn) Write(b []byte) (int, error) {
 // idle close) never cut a packet.
 func (w *wrappedClientConn) Read(p []byte) (int, error) {
 	for len(w.plain) == 0 {
-		frame, ok, err := nextFrame(w.raw, w.maxLen)
+		frame, ok, err := wire.NextFrame(w.raw, w.maxLen)
 		if err != nil {
-			return 0, err
+			return 0, fmt.Errorf("%w: %v", ErrBadResponse, err)
 		}
 		if ok {
 			w.raw = w.raw[4+len(frame):]
@@ -81,21 +81,6 @@ func (w *wrappedClientConn) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// nextFrame returns the first whole length-prefixed frame in b, if there is one.
-func nextFrame(b []byte, maxLen int) (frame []byte, ok bool, err error) {
-	if len(b) < 4 {
-		return nil, false, nil
-	}
-	n := int32(binary.BigEndian.Uint32(b))
-	if n <= 0 || int64(n) > int64(maxLen) {
-		return nil, false, fmt.Errorf("%w: wrapped packet length %d", ErrBadResponse, n)
-	}
-	if len(b) < 4+int(n) {
-		return nil, false, nil
-	}
-	return b[4 : 4+int(n)], true, nil
-}
-
 // errNotWrapped is Hadoop's "Server sent non-wrapped response".
 var errNotWrapped = errors.New("SASL: Server sent non-wrapped response")
 
@@ -109,24 +94,16 @@ func (w *wrappedClientConn) unwrapResponse(frame []byte) ([]byte, error) {
 	if h.GetStatus() != hadooppb.RpcResponseHeaderProto_SUCCESS {
 		return nil, remoteError(h)
 	}
-	if int32(h.GetCallId()) != callIDSASL {
+	if int32(h.GetCallId()) != wire.CallIDSASL {
 		return nil, fmt.Errorf("%w: %w (callId %d)", ErrBadResponse, errNotWrapped, int32(h.GetCallId()))
 	}
 	var m hadooppb.RpcSaslProto
 	if err := proto.Unmarshal(r.body, &m); err != nil || m.GetState() != hadooppb.RpcSaslProto_WRAP {
 		return nil, fmt.Errorf("%w: %w", ErrBadResponse, errNotWrapped)
 	}
-	return openWrapped(w.gss, m.GetToken(), w.seal)
-}
-
-// openWrapped unwraps a WRAP token, refusing an unsealed one under privacy as the JDK does.
-func openWrapped(gss *kerberos.Context, tok []byte, seal bool) ([]byte, error) {
-	b, sealed, err := gss.Unwrap(tok)
+	b, err := wire.OpenWrapped(w.gss, m.GetToken(), w.seal)
 	if err != nil {
-		return nil, fmt.Errorf("%w: SASL unwrap: %v", ErrBadResponse, err)
-	}
-	if seal && !sealed {
-		return nil, fmt.Errorf("%w: SASL: Privacy not protected (an unsealed token under privacy)", ErrBadResponse)
+		return nil, fmt.Errorf("%w: %v", ErrBadResponse, err)
 	}
 	return b, nil
 }

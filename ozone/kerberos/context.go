@@ -66,6 +66,15 @@ func newContext(acceptor bool, flags int, session, initSub, accSub types.Encrypt
 	return c, nil
 }
 
+// NewAcceptorContext is the acceptor's side of the context an AP-REQ established: flags from its
+// authenticator's checksum, the ticket's session key, the authenticator's subkey (empty if it
+// had none) and sequence number, and the acceptor's own sequence number (the AP-REP's, or the
+// initiator's without mutual authentication). Like the JDK's acceptor it adds no subkey of its
+// own, so its wrap tokens use the initiator's subkey, or the session key without one.
+func NewAcceptorContext(flags int, session, initiatorSubkey types.EncryptionKey, initiatorSeq, acceptorSeq uint64) (*Context, error) {
+	return newContext(true, flags, session, initiatorSubkey, types.EncryptionKey{}, initiatorSeq, acceptorSeq)
+}
+
 // cfxEtype reports whether RFC 4121 ("CFX") tokens apply: every etype newer than RC4 and DES.
 func cfxEtype(id int32) bool { return id == 17 || id == 18 || id == 19 || id == 20 }
 

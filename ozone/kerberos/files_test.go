@@ -65,7 +65,7 @@ func checkMessage(t *testing.T, name string, err error, file []byte, secrets []s
 // A damaged keytab or ticket cache made by the MIT tools fails Login with one line naming the file,
 // without a panic, without the keys, and without allocating what a damaged length says.
 func TestLoginDamagedFiles(t *testing.T) {
-	k, userKT, _ := realm(t)
+	k, userKT := realm(t)
 	ccache := k.Kinit(t, "alice", userKT, "")
 	ktBytes, err := os.ReadFile(userKT)
 	if err != nil {

@@ -10,28 +10,34 @@ import (
 // inner token }. The inner token of an AP-REQ/AP-REP/KRB-ERROR is its Kerberos DER encoding.
 var krb5OID = []byte{0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x12, 0x01, 0x02, 0x02}
 
-// Token ids of RFC 4121 §4.1 (initial context tokens) and §4.2.6.2 (wrap tokens).
-var (
-	tokAPReq = [2]byte{0x01, 0x00}
-	tokAPRep = [2]byte{0x02, 0x00}
-	tokError = [2]byte{0x03, 0x00}
+// TokenID is the two-byte id after the mechanism of an initial context token (RFC 4121 §4.1).
+type TokenID uint16
+
+// The token ids of the initial context tokens.
+const (
+	// TokenAPReq is the initiator's AP-REQ.
+	TokenAPReq TokenID = 0x0100
+	// TokenAPRep is the acceptor's AP-REP.
+	TokenAPRep TokenID = 0x0200
+	// TokenError is the acceptor's KRB-ERROR.
+	TokenError TokenID = 0x0300
 )
 
 // errBadToken marks bytes that are not a GSS-API Kerberos token.
 var errBadToken = errors.New("not a Kerberos GSS-API token")
 
-// frameGSS wraps an inner Kerberos message in the GSS-API initial-context framing.
-func frameGSS(id [2]byte, inner []byte) []byte {
+// FrameToken wraps an inner Kerberos message in the GSS-API initial-context framing.
+func FrameToken(id TokenID, inner []byte) []byte {
 	body := make([]byte, 0, len(krb5OID)+2+len(inner))
 	body = append(body, krb5OID...)
-	body = append(body, id[:]...)
+	body = append(body, byte(id>>8), byte(id))
 	body = append(body, inner...)
 	out := append([]byte{0x60}, derLength(len(body))...)
 	return append(out, body...)
 }
 
-// parseGSS splits a framed token into its token id and inner message.
-func parseGSS(b []byte) (id [2]byte, inner []byte, err error) {
+// ParseToken splits a framed initial context token into its token id and inner message.
+func ParseToken(b []byte) (id TokenID, inner []byte, err error) {
 	if len(b) < 2 || b[0] != 0x60 {
 		return id, nil, fmt.Errorf("%w: no [APPLICATION 0] tag", errBadToken)
 	}
@@ -50,7 +56,7 @@ func parseGSS(b []byte) (id [2]byte, inner []byte, err error) {
 	if len(body) < 2 {
 		return id, nil, fmt.Errorf("%w: no token id", errBadToken)
 	}
-	return [2]byte{body[0], body[1]}, body[2:], nil
+	return TokenID(body[0])<<8 | TokenID(body[1]), body[2:], nil
 }
 
 func derLength(n int) []byte {

@@ -52,7 +52,7 @@ func (c *Credentials) Initiate(service string, flags int) (*Initiator, []byte, e
 	if err != nil {
 		return nil, nil, fmt.Errorf("kerberos: AP-REQ for %s: %w", service, err)
 	}
-	return &Initiator{session: key, auth: auth, flags: flags}, frameGSS(tokAPReq, b), nil
+	return &Initiator{session: key, auth: auth, flags: flags}, FrameToken(TokenAPReq, b), nil
 }
 
 // gssChecksum is the authenticator checksum of type 0x8003 (RFC 4121 §4.1.1): the length of the
@@ -68,20 +68,20 @@ func gssChecksum(flags int) []byte {
 // key and echoes our authenticator's time proves the server holds the service key (mutual
 // authentication). Its subkey and sequence number, if any, set up the context.
 func (i *Initiator) Complete(token []byte) (*Context, error) {
-	id, inner, err := parseGSS(token)
+	id, inner, err := ParseToken(token)
 	if err != nil {
 		return nil, fmt.Errorf("kerberos: acceptor reply: %w", err)
 	}
 	switch id {
-	case tokAPRep:
-	case tokError:
+	case TokenAPRep:
+	case TokenError:
 		var e messages.KRBError
 		if err := e.Unmarshal(inner); err != nil {
 			return nil, fmt.Errorf("kerberos: the acceptor refused the AP-REQ (its KRB-ERROR does not decode: %v)", err)
 		}
 		return nil, fmt.Errorf("kerberos: the acceptor refused the AP-REQ: %s", e.Error())
 	default:
-		return nil, fmt.Errorf("kerberos: acceptor reply: token id %x, want an AP-REP (0200)", id)
+		return nil, fmt.Errorf("kerberos: acceptor reply: token id %04x, want an AP-REP (0200)", id)
 	}
 	var rep messages.APRep
 	if err := rep.Unmarshal(inner); err != nil {

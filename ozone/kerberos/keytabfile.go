@@ -34,9 +34,10 @@ type ktEntry struct {
 	vno        uint32
 }
 
-// loadKeytab reads and checks a keytab file. gokrb5's own parser is handed only bytes this one
-// wrote: it panics on some damaged files and prints the file, keys included, in its errors.
-func loadKeytab(path string) (*keytab.Keytab, error) {
+// LoadKeytab reads and checks a keytab file; what is wrong with a bad one is a *FileError.
+// gokrb5's own parser is handed only bytes this one wrote: it panics on some damaged files and
+// prints the file, keys included, in its errors.
+func LoadKeytab(path string) (*keytab.Keytab, error) {
 	b, err := readFile("keytab", path, keytabHint)
 	if err != nil {
 		return nil, err

@@ -141,7 +141,7 @@ func loginKeytab(ctx context.Context, o LoginOptions, cfg *config.Config) (*Cred
 	if o.Principal == "" {
 		return nil, fmt.Errorf("kerberos: a keytab (%s) needs the principal to log in as", o.Keytab)
 	}
-	kt, err := loadKeytab(o.Keytab)
+	kt, err := LoadKeytab(o.Keytab)
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,9 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/dnecho/dnecho/internal/testkdc"
+	"github.com/dnecho/dnecho/minicluster/krbacceptor"
 	"github.com/dnecho/dnecho/minicluster/omsim"
+	"github.com/dnecho/dnecho/minicluster/rpcserver"
 	"github.com/dnecho/dnecho/ozone/hadooprpc"
 	"github.com/dnecho/dnecho/ozone/kerberos"
 	"github.com/dnecho/dnecho/ozone/om"
@@ -71,12 +73,12 @@ func TestCACertificatesOverKerberos(t *testing.T) {
 	k := testkdc.Start(t)
 	k.AddPrincipals(t, "alice", "om/localhost")
 	userKT, omKT := k.Keytab(t, "alice.keytab", "alice"), k.Keytab(t, "om.keytab", "om/localhost")
-	acc, err := kerberos.NewAcceptor(omKT, "om/localhost@"+testkdc.Realm)
+	acc, err := krbacceptor.New(omKT, "om/localhost@"+testkdc.Realm)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ca := caPEM(t, "root")
-	g, err := omsim.Start(omsim.Config{CAPEM: ca, RPC: hadooprpc.ServerOptions{Kerberos: acc, Protection: []hadooprpc.QOP{hadooprpc.QOPPrivacy}}})
+	g, err := omsim.Start(omsim.Config{CAPEM: ca, RPC: rpcserver.Options{Kerberos: acc, Protection: []hadooprpc.QOP{hadooprpc.QOPPrivacy}}})
 	if err != nil {
 		t.Fatal(err)
 	}

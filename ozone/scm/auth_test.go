@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/internal/testkdc"
+	"github.com/dnecho/dnecho/minicluster/krbacceptor"
+	"github.com/dnecho/dnecho/minicluster/rpcserver"
 	"github.com/dnecho/dnecho/minicluster/scmsim"
 	"github.com/dnecho/dnecho/ozone/hadooprpc"
 	"github.com/dnecho/dnecho/ozone/kerberos"
@@ -17,9 +19,9 @@ import (
 // retrying (and failing over) until its budget runs out.
 func TestAuthFailuresAreFinal(t *testing.T) {
 	k := testkdc.StartOzone(t)
-	acc, err := kerberos.NewAcceptor(k.SCMKeytab, testkdc.SCMPrincipal)
+	acc, err := krbacceptor.New(k.SCMKeytab, testkdc.SCMPrincipal)
 	must(t, err)
-	s := startSCM(t, scmsim.Config{Admins: []string{"alice"}, RPC: hadooprpc.ServerOptions{Kerberos: acc,
+	s := startSCM(t, scmsim.Config{Admins: []string{"alice"}, RPC: rpcserver.Options{Kerberos: acc,
 		Protection: []hadooprpc.QOP{hadooprpc.QOPAuthentication}}})
 	cred, err := kerberos.Login(kerberos.LoginOptions{Principal: "alice", Keytab: k.AliceKeytab})
 	must(t, err)

@@ -11,6 +11,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/dnecho/dnecho/minicluster/rpcserver"
 	"github.com/dnecho/dnecho/minicluster/scmsim"
 	"github.com/dnecho/dnecho/ozone/hadooprpc"
 	"github.com/dnecho/dnecho/ozone/token"
@@ -70,7 +71,7 @@ func TestContainerTokenFromEmulator(t *testing.T) {
 // docs/ozone-scm.md#what-the-java-client-sends.
 func TestRequestWrappers(t *testing.T) {
 	got := make(chan []byte, 1)
-	addr := fakeSCM(t, func(_ context.Context, _ hadooprpc.CallInfo, req []byte) (proto.Message, error) {
+	addr := fakeSCM(t, func(_ context.Context, _ rpcserver.CallInfo, req []byte) (proto.Message, error) {
 		got <- append([]byte{}, req...)
 		return nil, &hadooprpc.RemoteError{Class: "test.Stop", Message: "captured"}
 	})
@@ -197,7 +198,7 @@ func TestAccessDenied(t *testing.T) {
 }
 
 func TestKerberosOnlySCM(t *testing.T) {
-	s := startSCM(t, scmsim.Config{RPC: hadooprpc.ServerOptions{KerberosOnly: true}})
+	s := startSCM(t, scmsim.Config{RPC: rpcserver.Options{KerberosOnly: true}})
 	c := newClient(t, fastOptions("alice", s.Addr()))
 	_, err := c.GetContainer(testCtx(t), 1)
 	var ad *AccessDeniedError
@@ -211,7 +212,7 @@ func TestKerberosOnlySCM(t *testing.T) {
 
 func TestRetriableWithNoFailoverStaysOnNode(t *testing.T) {
 	var calls atomic.Int64
-	addr := fakeSCM(t, func(context.Context, hadooprpc.CallInfo, []byte) (proto.Message, error) {
+	addr := fakeSCM(t, func(context.Context, rpcserver.CallInfo, []byte) (proto.Message, error) {
 		if calls.Add(1) < 3 {
 			return nil, &hadooprpc.RemoteError{Class: "org.apache.hadoop.hdds.scm.ha.RetriableWithNoFailoverException", Message: "leader not ready"}
 		}

@@ -8,6 +8,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/dnecho/dnecho/minicluster/rpcserver"
 	"github.com/dnecho/dnecho/minicluster/scmsim"
 	"github.com/dnecho/dnecho/ozone/hadooprpc"
 	"github.com/dnecho/dnecho/proto/hddspb"
@@ -110,10 +111,10 @@ func closedPort(t testing.TB) string {
 	return addr
 }
 
-// fakeSCM is a bare hadooprpc server whose handler the test scripts.
-func fakeSCM(t testing.TB, h hadooprpc.Handler) string {
+// fakeSCM is a bare Hadoop RPC server (rpcserver) whose handler the test scripts.
+func fakeSCM(t testing.TB, h rpcserver.Handler) string {
 	t.Helper()
-	s, err := hadooprpc.NewServer(hadooprpc.ServerOptions{})
+	s, err := rpcserver.New(rpcserver.Options{})
 	must(t, err)
 	s.Register(Protocol, 1, "submitRequest", h)
 	l, err := net.Listen("tcp", "127.0.0.1:0")

@@ -5,6 +5,8 @@ import (
 
 	"github.com/dnecho/dnecho/internal/testkdc"
 	"github.com/dnecho/dnecho/internal/wiretap"
+	"github.com/dnecho/dnecho/minicluster/krbacceptor"
+	"github.com/dnecho/dnecho/minicluster/rpcserver"
 	"github.com/dnecho/dnecho/minicluster/scmsim"
 	"github.com/dnecho/dnecho/ozone/hadooprpc"
 	"github.com/dnecho/dnecho/ozone/kerberos"
@@ -15,14 +17,14 @@ import (
 // do (so the relay would see them).
 func TestPrivacyOnTheWire(t *testing.T) {
 	k := testkdc.StartOzone(t)
-	acc, err := kerberos.NewAcceptor(k.SCMKeytab, testkdc.SCMPrincipal)
+	acc, err := krbacceptor.New(k.SCMKeytab, testkdc.SCMPrincipal)
 	must(t, err)
 	for _, tc := range []struct {
 		q     hadooprpc.QOP
 		clear bool
 	}{{hadooprpc.QOPAuthentication, true}, {hadooprpc.QOPIntegrity, true}, {hadooprpc.QOPPrivacy, false}} {
 		t.Run(tc.q.String(), func(t *testing.T) {
-			s := startSCM(t, scmsim.Config{Admins: []string{"alice"}, RPC: hadooprpc.ServerOptions{Kerberos: acc, Protection: []hadooprpc.QOP{tc.q}}})
+			s := startSCM(t, scmsim.Config{Admins: []string{"alice"}, RPC: rpcserver.Options{Kerberos: acc, Protection: []hadooprpc.QOP{tc.q}}})
 			relay := wiretap.Start(t, s.Addr())
 			cred, err := kerberos.Login(kerberos.LoginOptions{Principal: "alice", Keytab: k.AliceKeytab})
 			must(t, err)

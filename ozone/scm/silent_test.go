@@ -10,6 +10,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/dnecho/dnecho/minicluster/rpcserver"
 	"github.com/dnecho/dnecho/minicluster/scmsim"
 	"github.com/dnecho/dnecho/ozone/hadooprpc"
 	"github.com/dnecho/dnecho/proto/hddspb"
@@ -172,7 +173,7 @@ func TestNoSCMAnswersSaysWhatEachDid(t *testing.T) {
 // quiet time doubles each time it stays silent.
 func TestSlowSCMWaitedLonger(t *testing.T) {
 	const delay, quiet = 300 * time.Millisecond, 100 * time.Millisecond
-	addr := fakeSCM(t, func(ctx context.Context, _ hadooprpc.CallInfo, _ []byte) (proto.Message, error) {
+	addr := fakeSCM(t, func(ctx context.Context, _ rpcserver.CallInfo, _ []byte) (proto.Message, error) {
 		select {
 		case <-time.After(delay):
 		case <-ctx.Done():
@@ -244,7 +245,7 @@ func TestRetryString(t *testing.T) {
 // on instead of asking it again.
 func TestHintNamingItself(t *testing.T) {
 	var self string // the fake follower's own address, known once it listens
-	follower := fakeSCM(t, func(context.Context, hadooprpc.CallInfo, []byte) (proto.Message, error) {
+	follower := fakeSCM(t, func(context.Context, rpcserver.CallInfo, []byte) (proto.Message, error) {
 		return nil, &hadooprpc.RemoteError{Class: "org.apache.hadoop.hdds.ratis.ServerNotLeaderException",
 			Message: "SCM Server:x is not the leader. Suggested leader is Server:" + self + "."}
 	})

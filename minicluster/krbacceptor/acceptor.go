@@ -1,4 +1,8 @@
-package kerberos
+// Package krbacceptor is the server side of Kerberos for the emulator: a GSS-API acceptor that
+// verifies a client's AP-REQ against a service keytab and answers with the AP-REP, as the JDK's
+// acceptor behind a secure SCM or OM does (docs/kerberos.md#the-emulator). The security context
+// it establishes is ozone/kerberos's, the one the client wraps and unwraps with.
+package krbacceptor
 
 import (
 	"crypto/rand"
@@ -23,6 +27,8 @@ import (
 	"github.com/jcmturner/gokrb5/v8/keytab"
 	"github.com/jcmturner/gokrb5/v8/messages"
 	"github.com/jcmturner/gokrb5/v8/types"
+
+	"github.com/dnecho/dnecho/ozone/kerberos"
 )
 
 // DefaultClockSkew is the largest difference between the client's and our clocks an AP-REQ may
@@ -41,13 +47,13 @@ type Acceptor struct {
 	replay map[string]time.Time
 }
 
-// NewAcceptor loads the keytab and checks it holds keys for principal ("scm/host@REALM").
-func NewAcceptor(keytabPath, principal string) (*Acceptor, error) {
+// New loads the keytab and checks it holds keys for principal ("scm/host@REALM").
+func New(keytabPath, principal string) (*Acceptor, error) {
 	name, realm, ok := strings.Cut(principal, "@")
 	if !ok || name == "" || realm == "" {
 		return nil, fmt.Errorf("kerberos: acceptor principal %q: want service/host@REALM", principal)
 	}
-	kt, err := loadKeytab(keytabPath)
+	kt, err := kerberos.LoadKeytab(keytabPath)
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +77,7 @@ func (a *Acceptor) Principal() string { return a.principal }
 // Accepted is an AP-REQ that verified.
 type Accepted struct {
 	// Context protects the messages that follow.
-	Context *Context
+	Context *kerberos.Context
 	// Client is the authenticated client principal, "alice@REALM".
 	Client string
 	// Reply is the AP-REP token to send when the initiator asked for mutual authentication;
@@ -86,12 +92,12 @@ var ErrRejected = errors.New("kerberos: AP-REQ rejected")
 // check) and builds the AP-REP. Like the JDK's default acceptor it adds no acceptor subkey, so
 // wrap tokens use the initiator's subkey (or the session key without one).
 func (a *Acceptor) Accept(token []byte, addr net.IP) (*Accepted, error) {
-	id, inner, err := parseGSS(token)
+	id, inner, err := kerberos.ParseToken(token)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrRejected, err)
 	}
-	if id != tokAPReq {
-		return nil, fmt.Errorf("%w: token id %x, want an AP-REQ (0100)", ErrRejected, id)
+	if id != kerberos.TokenAPReq {
+		return nil, fmt.Errorf("%w: token id %04x, want an AP-REQ (0100)", ErrRejected, id)
 	}
 	var req messages.APReq
 	if err := req.Unmarshal(inner); err != nil {
@@ -111,8 +117,8 @@ func (a *Acceptor) Accept(token []byte, addr net.IP) (*Accepted, error) {
 	session := req.Ticket.DecryptedEncPart.Key
 	client := auth.CName.PrincipalNameString() + "@" + auth.CRealm
 	initSeq := uint64(auth.SeqNumber)
-	if !types.IsFlagSet(&req.APOptions, krbflags.APOptionMutualRequired) && flags&FlagMutual == 0 {
-		ctx, err := newContext(true, flags, session, auth.SubKey, types.EncryptionKey{}, initSeq, initSeq)
+	if !types.IsFlagSet(&req.APOptions, krbflags.APOptionMutualRequired) && flags&kerberos.FlagMutual == 0 {
+		ctx, err := kerberos.NewAcceptorContext(flags, session, auth.SubKey, initSeq, initSeq)
 		return &Accepted{Context: ctx, Client: client}, err
 	}
 	seq, err := randomSeq()
@@ -123,7 +129,7 @@ func (a *Acceptor) Accept(token []byte, addr net.IP) (*Accepted, error) {
 	if err != nil {
 		return nil, err
 	}
-	ctx, err := newContext(true, flags, session, auth.SubKey, types.EncryptionKey{}, initSeq, seq)
+	ctx, err := kerberos.NewAcceptorContext(flags, session, auth.SubKey, initSeq, seq)
 	if err != nil {
 		return nil, err
 	}
@@ -202,5 +208,5 @@ func apRep(session types.EncryptionKey, auth types.Authenticator, seq uint64) ([
 	if err != nil {
 		return nil, fmt.Errorf("kerberos: AP-REP: %w", err)
 	}
-	return frameGSS(tokAPRep, asn1tools.AddASNAppTag(rb, asnAppTag.APREP)), nil
+	return kerberos.FrameToken(kerberos.TokenAPRep, asn1tools.AddASNAppTag(rb, asnAppTag.APREP)), nil
 }

@@ -1,20 +1,21 @@
-package hadooprpc
+package rpcserver
 
 import (
 	"fmt"
 	"net"
-	"strings"
 
 	"google.golang.org/protobuf/proto"
 
-	"github.com/dnecho/dnecho/ozone/kerberos"
+	"github.com/dnecho/dnecho/minicluster/krbacceptor"
+	"github.com/dnecho/dnecho/ozone/hadooprpc"
+	"github.com/dnecho/dnecho/ozone/hadooprpc/wire"
 	"github.com/dnecho/dnecho/proto/hadooppb"
 )
 
 // gssState is where a connection's GSSAPI exchange stands, as in the JDK's GssKrb5Server.
 type gssState struct {
 	step     int // gssInitiate, gssAwaitEmpty or gssAwaitLayer
-	accepted *kerberos.Accepted
+	accepted *krbacceptor.Accepted
 	authUser string // the authenticated client principal, once SASL succeeded
 }
 
@@ -43,12 +44,12 @@ func (s *Server) advertised() []*hadooppb.RpcSaslProto_SaslAuth {
 }
 
 // saslFail is the FATAL reply of a failed SASL exchange: callId -1, FATAL_UNAUTHORIZED.
-func (sc *serverConn) saslFail(msg string) bool {
-	sc.fatal(callIDAuthFailed, -1, FatalUnauthorized, "javax.security.sasl.SaslException", msg)
+func (sc *conn) saslFail(msg string) bool {
+	sc.fatal(wire.CallIDAuthFailed, -1, hadooprpc.FatalUnauthorized, "javax.security.sasl.SaslException", msg)
 	return false
 }
 
-func (sc *serverConn) gssapiStep(m *hadooppb.RpcSaslProto) bool {
+func (sc *conn) gssapiStep(m *hadooppb.RpcSaslProto) bool {
 	switch {
 	case m.GetState() == hadooppb.RpcSaslProto_INITIATE && sc.gss.step == gssInitiate:
 		return sc.gssInitiate(m)
@@ -69,7 +70,7 @@ func (sc *serverConn) gssapiStep(m *hadooppb.RpcSaslProto) bool {
 
 // gssInitiate checks the echoed auth and the AP-REQ and answers with the AP-REP (or, without
 // mutual authentication, directly with the security-layer offer).
-func (sc *serverConn) gssInitiate(m *hadooppb.RpcSaslProto) bool {
+func (sc *conn) gssInitiate(m *hadooppb.RpcSaslProto) bool {
 	if len(m.GetAuths()) != 1 {
 		return sc.saslFail("Client mechanism is malformed")
 	}
@@ -79,7 +80,7 @@ func (sc *serverConn) gssInitiate(m *hadooppb.RpcSaslProto) bool {
 			sc.sentNegotiate = true
 			return sc.saslReply(sc.kerberosNegotiate())
 		}
-		sc.fatal(callIDAuthFailed, -1, FatalUnauthorized, "org.apache.hadoop.security.AccessControlException",
+		sc.fatal(wire.CallIDAuthFailed, -1, hadooprpc.FatalUnauthorized, "org.apache.hadoop.security.AccessControlException",
 			a.GetMethod()+" authentication is not enabled.  Available:[KERBEROS]")
 		return false
 	}
@@ -104,7 +105,7 @@ func (sc *serverConn) gssInitiate(m *hadooppb.RpcSaslProto) bool {
 
 // isAdvertised compares the echoed auth with the offers field by field; the client must have
 // cleared the challenge.
-func (sc *serverConn) isAdvertised(a *hadooppb.RpcSaslProto_SaslAuth) bool {
+func (sc *conn) isAdvertised(a *hadooppb.RpcSaslProto_SaslAuth) bool {
 	for _, o := range sc.s.advertised() {
 		if a.GetMethod() == o.GetMethod() && a.GetMechanism() == o.GetMechanism() && a.GetProtocol() == o.GetProtocol() &&
 			a.GetServerId() == o.GetServerId() && a.Challenge == nil {
@@ -116,8 +117,8 @@ func (sc *serverConn) isAdvertised(a *hadooppb.RpcSaslProto_SaslAuth) bool {
 
 // sendOffer sends the wrapped security-layer offer: every configured protection and the JDK's
 // 64 KiB maximum buffer.
-func (sc *serverConn) sendOffer() bool {
-	tok, err := sc.gss.accepted.Context.Wrap(layerMessage(qopMask(sc.s.opts.Protection), defaultMaxBuffer), false)
+func (sc *conn) sendOffer() bool {
+	tok, err := sc.gss.accepted.Context.Wrap(wire.LayerMessage(sc.s.offered, wire.MaxBuffer), false)
 	if err != nil {
 		return sc.saslFail("GSSAPI wrap: " + err.Error())
 	}
@@ -126,18 +127,17 @@ func (sc *serverConn) sendOffer() bool {
 }
 
 // gssLayer reads the client's choice, answers SUCCESS and turns wrapping on.
-func (sc *serverConn) gssLayer(tok []byte) bool {
+func (sc *conn) gssLayer(tok []byte) bool {
 	ctx := sc.gss.accepted.Context
-	b, err := openWrapped(ctx, tok, false)
+	b, err := wire.OpenWrapped(ctx, tok, false)
 	if err != nil {
 		return sc.saslFail("Final handshake failed: " + err.Error())
 	}
-	sel, _, err := parseLayer(b)
+	sel, _, err := wire.ParseLayer(b)
 	if err != nil {
 		return sc.saslFail("Final handshake failed: " + err.Error())
 	}
-	offered := qopMask(sc.s.opts.Protection)
-	if sel&offered == 0 || sel&(sel-1) != 0 {
+	if sel&sc.s.offered == 0 || sel&(sel-1) != 0 {
 		return sc.saslFail(fmt.Sprintf("Client selected unsupported protection: %d", sel))
 	}
 	client := sc.gss.accepted.Client
@@ -149,22 +149,22 @@ func (sc *serverConn) gssLayer(tok []byte) bool {
 	}
 	sc.sasl = false
 	sc.gss.authUser = client
-	if QOP(sel) != QOPAuthentication {
-		sc.wrapCtx, sc.seal = ctx, QOP(sel) == QOPPrivacy
+	if q := hadooprpc.QOP(sel); q != hadooprpc.QOPAuthentication {
+		sc.wrapCtx, sc.seal = ctx, q == hadooprpc.QOPPrivacy
 	}
 	return true
 }
 
 // unwrapPacket opens a client WRAP packet and processes every whole frame it completes; a
 // frame may span packets and a packet may hold several frames.
-func (sc *serverConn) unwrapPacket(tok []byte) bool {
-	b, err := openWrapped(sc.wrapCtx, tok, sc.seal)
+func (sc *conn) unwrapPacket(tok []byte) bool {
+	b, err := wire.OpenWrapped(sc.wrapCtx, tok, sc.seal)
 	if err != nil {
-		return sc.saslFail(strings.TrimPrefix(err.Error(), ErrBadResponse.Error()+": "))
+		return sc.saslFail(err.Error())
 	}
 	sc.inbuf = append(sc.inbuf, b...)
 	for {
-		frame, ok, err := nextFrame(sc.inbuf, sc.s.opts.MaxDataLength)
+		frame, ok, err := wire.NextFrame(sc.inbuf, sc.s.opts.MaxDataLength)
 		if err != nil || !ok {
 			return err == nil
 		}
@@ -179,13 +179,13 @@ func (sc *serverConn) unwrapPacket(tok []byte) bool {
 // must be the authenticated principal (anything else is impersonation, which needs proxy-user
 // rights this server does not grant). The call's user is then the principal.
 // Hadoop: org/apache/hadoop/ipc/Server.java (processConnectionContext, authorizeConnection).
-func (sc *serverConn) authorizeUser(id, retry int32) bool {
+func (sc *conn) authorizeUser(id, retry int32) bool {
 	auth := sc.gss.authUser
 	if auth == "" {
 		return true
 	}
 	if sc.user != "" && sc.user != auth {
-		sc.fatal(id, retry, FatalUnauthorized, "org.apache.hadoop.security.authorize.AuthorizationException",
+		sc.fatal(id, retry, hadooprpc.FatalUnauthorized, "org.apache.hadoop.security.authorize.AuthorizationException",
 			fmt.Sprintf("User: %s is not allowed to impersonate %s", auth, sc.user))
 		return false
 	}

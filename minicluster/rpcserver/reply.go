@@ -1,4 +1,4 @@
-package hadooprpc
+package rpcserver
 
 import (
 	"errors"
@@ -6,26 +6,28 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/dnecho/dnecho/ozone/hadooprpc"
+	"github.com/dnecho/dnecho/ozone/hadooprpc/wire"
 	"github.com/dnecho/dnecho/proto/hadooppb"
 )
 
 // request decodes a protobuf call and runs its handler in a goroutine.
-func (sc *serverConn) request(h *hadooppb.RpcRequestHeaderProto, payload []byte) bool {
+func (sc *conn) request(h *hadooppb.RpcRequestHeaderProto, payload []byte) bool {
 	id, retry := h.GetCallId(), h.GetRetryCount()
 	if h.GetRpcKind() != hadooppb.RpcKindProto_RPC_PROTOCOL_BUFFER {
-		return sc.fatalRPC(id, retry, FatalInvalidRPCHeader, "Unknown rpc kind in rpc header"+h.GetRpcKind().String())
+		return sc.fatalRPC(id, retry, hadooprpc.FatalInvalidRPCHeader, "Unknown rpc kind in rpc header"+h.GetRpcKind().String())
 	}
 	var rh hadooppb.RequestHeaderProto
-	rb, rest, err := consumeDelimited(payload)
+	rb, rest, err := wire.ConsumeDelimited(payload)
 	if err == nil {
 		err = proto.Unmarshal(rb, &rh)
 	}
 	var req []byte
 	if err == nil {
-		req, _, err = consumeDelimited(rest)
+		req, _, err = wire.ConsumeDelimited(rest)
 	}
 	if err != nil {
-		return sc.fatalRPC(id, retry, FatalDeserializingRequest, "IPC server unable to read call parameters: "+err.Error())
+		return sc.fatalRPC(id, retry, hadooprpc.FatalDeserializingRequest, "IPC server unable to read call parameters: "+err.Error())
 	}
 	call := CallInfo{
 		User: sc.user, Protocol: rh.GetDeclaringClassProtocolName(), Method: rh.GetMethodName(),
@@ -48,37 +50,37 @@ func (sc *serverConn) request(h *hadooppb.RpcRequestHeaderProto, payload []byte)
 		if resp == nil {
 			err = fmt.Errorf("handler for %s.%s returned no response", call.Protocol, call.Method)
 		} else {
-			err = sc.reply(responseHeader(call.CallID, call.RetryCount, call.ClientID, hadooppb.RpcResponseHeaderProto_SUCCESS), resp)
+			err = sc.reply(wire.ResponseHeader(call.CallID, call.RetryCount, call.ClientID, hadooppb.RpcResponseHeaderProto_SUCCESS), resp)
 		}
 		if err != nil {
-			sc.replyError(call, &RemoteError{Class: sc.s.ipc + "RpcServerException", Detail: ErrorSerializingResponse, Message: err.Error()})
+			sc.replyError(call, &hadooprpc.RemoteError{Class: sc.s.ipc + "RpcServerException", Detail: hadooprpc.ErrorSerializingResponse, Message: err.Error()})
 		}
 	}()
 	return true
 }
 
 // replyError sends err as the reply to call; false when it was fatal.
-func (sc *serverConn) replyError(call CallInfo, err error) bool {
-	var re *RemoteError
+func (sc *conn) replyError(call CallInfo, err error) bool {
+	var re *hadooprpc.RemoteError
 	switch {
 	case errors.As(err, &re):
 	case errors.Is(err, ErrBadRequest):
-		re = &RemoteError{Class: sc.s.ipc + "RpcServerException", Detail: FatalDeserializingRequest, Fatal: true,
+		re = &hadooprpc.RemoteError{Class: sc.s.ipc + "RpcServerException", Detail: hadooprpc.FatalDeserializingRequest, Fatal: true,
 			Message: "IPC server unable to read call parameters: " + err.Error()}
 	default:
-		re = &RemoteError{Class: "java.io.IOException", Detail: ErrorApplication, Message: err.Error()}
+		re = &hadooprpc.RemoteError{Class: "java.io.IOException", Detail: hadooprpc.ErrorApplication, Message: err.Error()}
 	}
 	status := hadooppb.RpcResponseHeaderProto_ERROR
 	detail := re.Detail
 	if re.Fatal {
 		status = hadooppb.RpcResponseHeaderProto_FATAL
 		if detail == 0 {
-			detail = FatalUnknown
+			detail = hadooprpc.FatalUnknown
 		}
 	} else if detail == 0 {
-		detail = ErrorApplication
+		detail = hadooprpc.ErrorApplication
 	}
-	h := responseHeader(call.CallID, call.RetryCount, call.ClientID, status)
+	h := wire.ResponseHeader(call.CallID, call.RetryCount, call.ClientID, status)
 	h.ExceptionClassName = &re.Class
 	h.ErrorMsg = &re.Message
 	h.ErrorDetail = detail.Enum()
@@ -88,47 +90,34 @@ func (sc *serverConn) replyError(call CallInfo, err error) bool {
 
 // fatalRPC answers a failure of the RPC layer itself (Java wraps the text in
 // an RpcServerException) and reports that the connection must close.
-func (sc *serverConn) fatalRPC(id, retry int32, code ErrorCode, msg string) bool {
+func (sc *conn) fatalRPC(id, retry int32, code hadooprpc.ErrorCode, msg string) bool {
 	sc.fatal(id, retry, code, sc.s.ipc+"RpcServerException", msg)
 	return false
 }
 
 // fatal sends a FATAL reply with an empty clientId, as Java's connection-level
 // replies have (docs/hadoop-rpc.md#server-frames).
-func (sc *serverConn) fatal(id, retry int32, code ErrorCode, class, msg string) {
-	h := responseHeader(id, retry, nil, hadooppb.RpcResponseHeaderProto_FATAL)
+func (sc *conn) fatal(id, retry int32, code hadooprpc.ErrorCode, class, msg string) {
+	h := wire.ResponseHeader(id, retry, nil, hadooppb.RpcResponseHeaderProto_FATAL)
 	h.ExceptionClassName = &class
 	h.ErrorMsg = &msg
 	h.ErrorDetail = code.Enum()
 	sc.reply(h, nil)
 }
 
-func (sc *serverConn) saslReply(m *hadooppb.RpcSaslProto) bool {
-	return sc.reply(responseHeader(callIDSASL, -1, nil, hadooppb.RpcResponseHeaderProto_SUCCESS), m) == nil
-}
-
-func responseHeader(id, retry int32, clientID []byte, status hadooppb.RpcResponseHeaderProto_RpcStatusProto) *hadooppb.RpcResponseHeaderProto {
-	if clientID == nil {
-		clientID = []byte{} // always written, even empty
-	}
-	return &hadooppb.RpcResponseHeaderProto{
-		CallId:              proto.Uint32(uint32(id)),
-		Status:              status.Enum(),
-		ServerIpcVersionNum: proto.Uint32(rpcVersion),
-		ClientId:            clientID,
-		RetryCount:          &retry,
-	}
+func (sc *conn) saslReply(m *hadooppb.RpcSaslProto) bool {
+	return sc.reply(wire.ResponseHeader(wire.CallIDSASL, -1, nil, hadooppb.RpcResponseHeaderProto_SUCCESS), m) == nil
 }
 
 // reply writes one response frame. It fails only when the message does not
 // marshal; write errors are left to the serve goroutine, which sees the
 // broken socket and closes the connection.
-func (sc *serverConn) reply(h *hadooppb.RpcResponseHeaderProto, body proto.Message) error {
+func (sc *conn) reply(h *hadooppb.RpcResponseHeaderProto, body proto.Message) error {
 	msgs := []proto.Message{h}
 	if body != nil {
 		msgs = append(msgs, body)
 	}
-	frame, err := appendFrame(nil, msgs...)
+	frame, err := wire.AppendFrame(nil, msgs...)
 	if err != nil {
 		return fmt.Errorf("reply to call %d: %w", int32(h.GetCallId()), err)
 	}
@@ -143,7 +132,7 @@ func (sc *serverConn) reply(h *hadooppb.RpcResponseHeaderProto, body proto.Messa
 		if err != nil {
 			return fmt.Errorf("reply to call %d: SASL wrap: %w", int32(h.GetCallId()), err)
 		}
-		frame, err = appendFrame(nil, responseHeader(callIDSASL, -1, nil, hadooppb.RpcResponseHeaderProto_SUCCESS),
+		frame, err = wire.AppendFrame(nil, wire.ResponseHeader(wire.CallIDSASL, -1, nil, hadooppb.RpcResponseHeaderProto_SUCCESS),
 			&hadooppb.RpcSaslProto{State: hadooppb.RpcSaslProto_WRAP.Enum(), Token: tok})
 		if err != nil {
 			return err

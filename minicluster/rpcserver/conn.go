@@ -1,4 +1,4 @@
-package hadooprpc
+package rpcserver
 
 import (
 	"bufio"
@@ -11,6 +11,8 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/dnecho/dnecho/ozone/hadooprpc"
+	"github.com/dnecho/dnecho/ozone/hadooprpc/wire"
 	"github.com/dnecho/dnecho/ozone/kerberos"
 	"github.com/dnecho/dnecho/proto/hadooppb"
 )
@@ -22,10 +24,10 @@ const httpResponse = "HTTP/1.1 404 Not Found\r\n" +
 	"It looks like you are making an HTTP request to a Hadoop IPC port. " +
 	"This is not the correct port for the web interface on this daemon.\r\n"
 
-// serverConn is one accepted connection. Its serve goroutine reads frames in
+// conn is one accepted connection. Its serve goroutine reads frames in
 // order; each call's handler runs in its own goroutine, so replies may leave
 // out of order, serialised by wmu.
-type serverConn struct {
+type conn struct {
 	s      *Server
 	nc     net.Conn
 	ctx    context.Context
@@ -46,18 +48,18 @@ type serverConn struct {
 	inbuf         []byte            // unwrapped request bytes not yet a whole frame
 }
 
-func newServerConn(s *Server, nc net.Conn) *serverConn {
+func newConn(s *Server, nc net.Conn) *conn {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &serverConn{s: s, nc: nc, ctx: ctx, cancel: cancel}
+	return &conn{s: s, nc: nc, ctx: ctx, cancel: cancel}
 }
 
 // shutdown closes the socket and cancels running handlers; serve then exits.
-func (sc *serverConn) shutdown() {
+func (sc *conn) shutdown() {
 	sc.cancel()
 	sc.nc.Close()
 }
 
-func (sc *serverConn) serve() {
+func (sc *conn) serve() {
 	defer func() {
 		sc.shutdown()
 		sc.calls.Wait()
@@ -76,7 +78,7 @@ func (sc *serverConn) serve() {
 		if n < 0 || int64(n) > int64(sc.s.opts.MaxDataLength) {
 			return
 		}
-		frame, err := readN(br, int(n))
+		frame, err := wire.ReadN(br, int(n))
 		if err != nil || !sc.s.awake(sc.ctx) {
 			return
 		}
@@ -88,9 +90,9 @@ func (sc *serverConn) serve() {
 
 // readPreamble checks "hrpc", the version and the auth byte
 // (docs/hadoop-rpc.md#connection-preamble).
-func (sc *serverConn) readPreamble() bool {
+func (sc *conn) readPreamble() bool {
 	// Like Java, read all seven bytes before looking at any of them.
-	var p [preambleSize]byte
+	var p [wire.PreambleSize]byte
 	if _, err := io.ReadFull(sc.nc, p[:]); err != nil {
 		return false
 	}
@@ -99,21 +101,21 @@ func (sc *serverConn) readPreamble() bool {
 		return false
 	}
 	version := int(int8(p[4]))
-	if [4]byte(p[:4]) != rpcMagic || version != rpcVersion {
+	if string(p[:4]) != wire.Magic || version != wire.Version {
 		sc.badVersion(version)
 		return false
 	}
 	switch auth := int8(p[6]); auth {
-	case authNone:
+	case wire.AuthNone:
 		if sc.s.opts.KerberosOnly {
-			sc.fatal(callIDAuthFailed, -1, FatalUnauthorized, "org.apache.hadoop.security.AccessControlException",
+			sc.fatal(wire.CallIDAuthFailed, -1, hadooprpc.FatalUnauthorized, "org.apache.hadoop.security.AccessControlException",
 				"SIMPLE authentication is not enabled.  Available:[KERBEROS]")
 			return false
 		}
 	case int8(-33):
 		sc.sasl, sc.saslUsed = true, true
 	default:
-		sc.fatal(callIDAuthFailed, -1, FatalUnauthorized, sc.s.ipc+"IpcException", fmt.Sprintf("Unknown auth protocol:%d", auth))
+		sc.fatal(wire.CallIDAuthFailed, -1, hadooprpc.FatalUnauthorized, sc.s.ipc+"IpcException", fmt.Sprintf("Unknown auth protocol:%d", auth))
 		return false
 	}
 	return true
@@ -121,13 +123,13 @@ func (sc *serverConn) readPreamble() bool {
 
 // badVersion answers a client it cannot speak to in a format that client
 // can read. Hadoop: org/apache/hadoop/ipc/Server.java (setupBadVersionResponse).
-func (sc *serverConn) badVersion(version int) {
+func (sc *conn) badVersion(version int) {
 	class := sc.s.ipc + "RPC$VersionMismatch"
-	msg := fmt.Sprintf("Server IPC version %d cannot communicate with client version %d", rpcVersion, version)
+	msg := fmt.Sprintf("Server IPC version %d cannot communicate with client version %d", wire.Version, version)
 	var b []byte
 	switch {
-	case version >= rpcVersion:
-		sc.fatal(callIDAuthFailed, -1, FatalVersionMismatch, class, msg)
+	case version >= wire.Version:
+		sc.fatal(wire.CallIDAuthFailed, -1, hadooprpc.FatalVersionMismatch, class, msg)
 		return
 	case version >= 3: // callId -1, status -1, class, message
 		b = binary.BigEndian.AppendUint32(b, 0xffffffff)
@@ -138,78 +140,78 @@ func (sc *serverConn) badVersion(version int) {
 	default:
 		return
 	}
-	b = appendWritableString(b, class)
-	sc.nc.Write(appendWritableString(b, msg))
+	b = wire.AppendWritableString(b, class)
+	sc.nc.Write(wire.AppendWritableString(b, msg))
 }
 
 // processOne handles one frame; false means the connection must close.
 // Hadoop: org/apache/hadoop/ipc/Server.java (processOneRpc, checkRpcHeaders).
-func (sc *serverConn) processOne(frame []byte) bool {
+func (sc *conn) processOne(frame []byte) bool {
 	h := new(hadooppb.RpcRequestHeaderProto)
-	hb, rest, err := consumeDelimited(frame)
+	hb, rest, err := wire.ConsumeDelimited(frame)
 	if err == nil {
 		err = proto.Unmarshal(hb, h)
 	}
 	if err != nil {
-		return sc.fatalRPC(-1, -1, FatalDeserializingRequest, "Error decoding RpcRequestHeaderProto: "+err.Error())
+		return sc.fatalRPC(-1, -1, hadooprpc.FatalDeserializingRequest, "Error decoding RpcRequestHeaderProto: "+err.Error())
 	}
 	id, retry := h.GetCallId(), h.GetRetryCount()
 	switch {
 	case h.RpcOp == nil:
-		return sc.fatalRPC(id, retry, FatalInvalidRPCHeader, " IPC Server: No rpc op in rpcRequestHeader")
+		return sc.fatalRPC(id, retry, hadooprpc.FatalInvalidRPCHeader, " IPC Server: No rpc op in rpcRequestHeader")
 	case h.GetRpcOp() != hadooppb.RpcRequestHeaderProto_RPC_FINAL_PACKET:
-		return sc.fatalRPC(id, retry, FatalInvalidRPCHeader, "IPC Server does not implement rpc header operation"+h.GetRpcOp().String())
+		return sc.fatalRPC(id, retry, hadooprpc.FatalInvalidRPCHeader, "IPC Server does not implement rpc header operation"+h.GetRpcOp().String())
 	case h.RpcKind == nil:
-		return sc.fatalRPC(id, retry, FatalInvalidRPCHeader, " IPC Server: No rpc kind in rpcRequestHeader")
+		return sc.fatalRPC(id, retry, hadooprpc.FatalInvalidRPCHeader, " IPC Server: No rpc kind in rpcRequestHeader")
 	case id < 0:
 		return sc.outOfBand(h, rest)
 	case !sc.contextRead:
-		return sc.fatalRPC(id, retry, FatalInvalidRPCHeader, "Connection context not established")
+		return sc.fatalRPC(id, retry, hadooprpc.FatalInvalidRPCHeader, "Connection context not established")
 	}
 	return sc.request(h, rest)
 }
 
 // outOfBand handles the negative call ids of connection setup (docs/hadoop-rpc.md#minimal-server).
-func (sc *serverConn) outOfBand(h *hadooppb.RpcRequestHeaderProto, payload []byte) bool {
+func (sc *conn) outOfBand(h *hadooppb.RpcRequestHeaderProto, payload []byte) bool {
 	id, retry := h.GetCallId(), h.GetRetryCount()
 	switch id {
-	case callIDContext:
+	case wire.CallIDContext:
 		if sc.sasl {
-			return sc.fatalRPC(id, retry, FatalInvalidRPCHeader, "Connection header sent during SASL negotiation")
+			return sc.fatalRPC(id, retry, hadooprpc.FatalInvalidRPCHeader, "Connection header sent during SASL negotiation")
 		}
 		if sc.contextRead {
-			return sc.fatalRPC(id, retry, FatalInvalidRPCHeader, "Connection context already processed")
+			return sc.fatalRPC(id, retry, hadooprpc.FatalInvalidRPCHeader, "Connection context already processed")
 		}
 		var c hadooppb.IpcConnectionContextProto
 		if err := unmarshalDelimited(payload, &c); err != nil {
-			return sc.fatalRPC(id, retry, FatalDeserializingRequest, "Error decoding IpcConnectionContextProto: "+err.Error())
+			return sc.fatalRPC(id, retry, hadooprpc.FatalDeserializingRequest, "Error decoding IpcConnectionContextProto: "+err.Error())
 		}
 		sc.user = c.GetUserInfo().GetEffectiveUser()
 		sc.contextRead = true
 		return sc.authorizeUser(id, retry)
-	case callIDSASL:
+	case wire.CallIDSASL:
 		if !sc.saslUsed {
-			return sc.fatalRPC(id, retry, FatalInvalidRPCHeader, "SASL protocol not requested by client")
+			return sc.fatalRPC(id, retry, hadooprpc.FatalInvalidRPCHeader, "SASL protocol not requested by client")
 		}
 		return sc.saslMessage(id, retry, payload)
-	case callIDPing:
+	case wire.CallIDPing:
 		return true // logged by Java, never answered
 	}
-	return sc.fatalRPC(id, retry, FatalInvalidRPCHeader, fmt.Sprintf("Unknown out of band call #%d", id))
+	return sc.fatalRPC(id, retry, hadooprpc.FatalInvalidRPCHeader, fmt.Sprintf("Unknown out of band call #%d", id))
 }
 
 // saslMessage runs the server side of negotiation: a SIMPLE server switches
 // the client to SIMPLE; a Kerberos server offers GSSAPI and completes it with
 // its acceptor, or refuses it when it has none (docs/hadoop-rpc.md, SASL).
-func (sc *serverConn) saslMessage(id, retry int32, payload []byte) bool {
+func (sc *conn) saslMessage(id, retry int32, payload []byte) bool {
 	var m hadooppb.RpcSaslProto
 	if err := unmarshalDelimited(payload, &m); err != nil {
-		return sc.fatalRPC(id, retry, FatalDeserializingRequest, "Error decoding RpcSaslProto: "+err.Error())
+		return sc.fatalRPC(id, retry, hadooprpc.FatalDeserializingRequest, "Error decoding RpcSaslProto: "+err.Error())
 	}
 	state := m.GetState()
 	if state == hadooppb.RpcSaslProto_WRAP {
 		if sc.wrapCtx == nil {
-			return sc.fatalRPC(id, retry, FatalInvalidRPCHeader, "Server is not wrapping data")
+			return sc.fatalRPC(id, retry, hadooprpc.FatalInvalidRPCHeader, "Server is not wrapping data")
 		}
 		return sc.unwrapPacket(m.GetToken())
 	}
@@ -223,7 +225,7 @@ func (sc *serverConn) saslMessage(id, retry int32, payload []byte) bool {
 	}
 	if state == hadooppb.RpcSaslProto_NEGOTIATE {
 		if sc.sentNegotiate {
-			sc.fatal(callIDAuthFailed, -1, FatalUnauthorized, "org.apache.hadoop.security.AccessControlException", "Client already attempted negotiation")
+			sc.fatal(wire.CallIDAuthFailed, -1, hadooprpc.FatalUnauthorized, "org.apache.hadoop.security.AccessControlException", "Client already attempted negotiation")
 			return false
 		}
 		sc.sentNegotiate = true
@@ -235,7 +237,7 @@ func (sc *serverConn) saslMessage(id, retry int32, payload []byte) bool {
 	return sc.gssapiStep(&m)
 }
 
-func (sc *serverConn) kerberosNegotiate() *hadooppb.RpcSaslProto {
+func (sc *conn) kerberosNegotiate() *hadooppb.RpcSaslProto {
 	return &hadooppb.RpcSaslProto{State: hadooppb.RpcSaslProto_NEGOTIATE.Enum(), Auths: sc.s.advertised()}
 }
 
@@ -256,7 +258,7 @@ func splitPrincipal(p string) (protocol, host string) {
 }
 
 func unmarshalDelimited(b []byte, m proto.Message) error {
-	msg, _, err := consumeDelimited(b)
+	msg, _, err := wire.ConsumeDelimited(b)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,11 @@
-package hadooprpc
+// Package rpcserver is the emulator's Hadoop IPC v9 server with the protobuf engine, strict in
+// the ways a real Hadoop/Ozone server is (docs/hadoop-rpc.md#minimal-server): the preamble, the
+// connection context, out-of-band calls, the lookup of protocol, version and method, ERROR and
+// FATAL replies with Java's class names, SASL (the SIMPLE switch, and Kerberos GSSAPI with every
+// protection through minicluster/krbacceptor), and a pause that makes it a stopped process. The
+// emulated SCM (scmsim) and OM (omsim) run on it; tests use it as a scripted server. It speaks
+// ozone/hadooprpc/wire's bytes, as the client does.
+package rpcserver
 
 import (
 	"context"
@@ -10,12 +17,13 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
-	"github.com/dnecho/dnecho/ozone/kerberos"
+	"github.com/dnecho/dnecho/minicluster/krbacceptor"
+	"github.com/dnecho/dnecho/ozone/hadooprpc"
 )
 
-// ServerOptions configures a Server. The zero value is a SIMPLE-auth server
+// Options configures a Server. The zero value is a SIMPLE-auth server
 // with Ozone ≥ 2.2 class names and the 128 MiB frame limit.
-type ServerOptions struct {
+type Options struct {
 	// KerberosOnly emulates a secure server without Kerberos support in the
 	// emulator: a SIMPLE client gets FATAL "SIMPLE authentication is not
 	// enabled.  Available:[KERBEROS]"; a SASL client gets a NEGOTIATE offering
@@ -28,10 +36,10 @@ type ServerOptions struct {
 	// Kerberos, when set, makes a Kerberos-only server that completes SASL
 	// GSSAPI with this acceptor, as a secure Hadoop server does with the JDK's
 	// GSSAPI SaslServer (docs/kerberos.md). KerberosOnly is then implied.
-	Kerberos *kerberos.Acceptor
+	Kerberos *krbacceptor.Acceptor
 	// Protection lists the security layers offered (hadoop.rpc.protection);
 	// default authentication only.
-	Protection []QOP
+	Protection []hadooprpc.QOP
 	// OfferToken lists TOKEN/DIGEST-MD5 before KERBEROS in NEGOTIATE, with a
 	// challenge, as a server with a delegation-token secret manager (the
 	// Ozone Manager) does. This server cannot complete it.
@@ -40,7 +48,7 @@ type ServerOptions struct {
 	// like Ozone ≤ 2.1, instead of the "org.apache.hadoop.ipc_.*" fork.
 	LegacyIPCPackage bool
 	// MaxDataLength is the largest request frame; a larger one closes the
-	// connection. Default DefaultMaxDataLength.
+	// connection. Default hadooprpc.DefaultMaxDataLength.
 	MaxDataLength int
 }
 
@@ -59,7 +67,7 @@ type CallInfo struct {
 }
 
 // Handler serves one method. req is the request message's bytes; decode it
-// with UnmarshalRequest. Errors become replies: a *RemoteError keeps its
+// with UnmarshalRequest. Errors become replies: a *hadooprpc.RemoteError keeps its
 // class, message, code and fatality; an error wrapping ErrBadRequest is FATAL
 // FATAL_DESERIALIZING_REQUEST; anything else is a java.io.IOException.
 // Handlers run concurrently and must return when ctx ends (connection closed).
@@ -74,8 +82,20 @@ func UnmarshalRequest(b []byte, m proto.Message) error {
 	return nil
 }
 
-// ErrServerClosed is returned by Serve after Close.
-var ErrServerClosed = errors.New("hadooprpc: server closed")
+// ErrBadRequest marks a request the server cannot decode; handlers wrap it
+// (see UnmarshalRequest) to get a FATAL_DESERIALIZING_REQUEST reply.
+var ErrBadRequest = errors.New("request does not decode")
+
+// ErrClosed is returned by Serve after Close.
+var ErrClosed = errors.New("rpcserver: server closed")
+
+// ipcPackage is the Java package of IPC-layer exception classes: Ozone ≥ 2.2
+// runs a fork under "ipc_", older releases Hadoop's "ipc"
+// (docs/hadoop-rpc.md#exception-class-names).
+const (
+	ipcPackage       = "org.apache.hadoop.ipc_."
+	legacyIPCPackage = "org.apache.hadoop.ipc."
+)
 
 type protocolEntry struct {
 	version uint64
@@ -85,26 +105,27 @@ type protocolEntry struct {
 // Server is a Hadoop IPC v9 server with the protobuf engine, strict in the
 // ways a real Hadoop/Ozone server is (docs/hadoop-rpc.md#minimal-server).
 type Server struct {
-	opts ServerOptions
-	ipc  string // Java package of IPC-layer exceptions
+	opts    Options
+	ipc     string // Java package of IPC-layer exceptions
+	offered byte   // the security-layer mask of opts.Protection
 
 	mu        sync.Mutex
 	protocols map[string]*protocolEntry
 	listeners map[net.Listener]struct{}
-	conns     map[*serverConn]struct{}
+	conns     map[*conn]struct{}
 	closed    bool
 	paused    chan struct{} // closed by Resume; nil while running
 	accepted  atomic.Int64
 	wg        sync.WaitGroup
 }
 
-// NewServer returns a server with no protocols registered.
-func NewServer(opts ServerOptions) (*Server, error) {
+// New returns a server with no protocols registered.
+func New(opts Options) (*Server, error) {
 	if opts.MaxDataLength < 0 {
-		return nil, fmt.Errorf("hadooprpc: option MaxDataLength = %d: must be >= 0 (0 = default)", opts.MaxDataLength)
+		return nil, fmt.Errorf("rpcserver: option MaxDataLength = %d: must be >= 0 (0 = default)", opts.MaxDataLength)
 	}
 	if opts.MaxDataLength == 0 {
-		opts.MaxDataLength = DefaultMaxDataLength
+		opts.MaxDataLength = hadooprpc.DefaultMaxDataLength
 	}
 	if opts.Kerberos != nil {
 		opts.KerberosOnly = true
@@ -116,10 +137,13 @@ func NewServer(opts ServerOptions) (*Server, error) {
 		opts.KerberosPrincipal = "scm/localhost@EXAMPLE.COM"
 	}
 	if len(opts.Protection) == 0 {
-		opts.Protection = []QOP{QOPAuthentication}
+		opts.Protection = []hadooprpc.QOP{hadooprpc.QOPAuthentication}
 	}
 	s := &Server{opts: opts, ipc: ipcPackage, protocols: map[string]*protocolEntry{},
-		listeners: map[net.Listener]struct{}{}, conns: map[*serverConn]struct{}{}}
+		listeners: map[net.Listener]struct{}{}, conns: map[*conn]struct{}{}}
+	for _, q := range opts.Protection {
+		s.offered |= byte(q)
+	}
 	if opts.LegacyIPCPackage {
 		s.ipc = legacyIPCPackage
 	}
@@ -141,7 +165,7 @@ func (s *Server) Register(protocol string, version uint64, method string, h Hand
 
 // lookup resolves a call as the Java server does: protocol, then version,
 // then method (docs/hadoop-rpc.md#calls-and-lookup-errors).
-func (s *Server) lookup(protocol string, version uint64, method string) (Handler, *RemoteError) {
+func (s *Server) lookup(protocol string, version uint64, method string) (Handler, *hadooprpc.RemoteError) {
 	s.mu.Lock()
 	p := s.protocols[protocol]
 	var h Handler
@@ -151,26 +175,26 @@ func (s *Server) lookup(protocol string, version uint64, method string) (Handler
 	s.mu.Unlock()
 	switch {
 	case p == nil:
-		return nil, &RemoteError{Class: s.ipc + "RpcNoSuchProtocolException", Detail: ErrorNoSuchProtocol,
+		return nil, &hadooprpc.RemoteError{Class: s.ipc + "RpcNoSuchProtocolException", Detail: hadooprpc.ErrorNoSuchProtocol,
 			Message: "Unknown protocol: " + protocol}
 	case p.version != version:
-		return nil, &RemoteError{Class: s.ipc + "RPC$VersionMismatch", Detail: ErrorRPCServer,
+		return nil, &hadooprpc.RemoteError{Class: s.ipc + "RPC$VersionMismatch", Detail: hadooprpc.ErrorRPCServer,
 			Message: fmt.Sprintf("Protocol %s version mismatch. (client = %d, server = %d)", protocol, version, p.version)}
 	case h == nil:
-		return nil, &RemoteError{Class: s.ipc + "RpcNoSuchMethodException", Detail: ErrorNoSuchMethod,
+		return nil, &hadooprpc.RemoteError{Class: s.ipc + "RpcNoSuchMethodException", Detail: hadooprpc.ErrorNoSuchMethod,
 			Message: fmt.Sprintf("Unknown method %s called on %s protocol.", method, protocol)}
 	}
 	return h, nil
 }
 
 // Serve accepts connections on l until Close. It always returns an error:
-// ErrServerClosed after Close.
+// ErrClosed after Close.
 func (s *Server) Serve(l net.Listener) error {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		l.Close()
-		return ErrServerClosed
+		return ErrClosed
 	}
 	s.listeners[l] = struct{}{}
 	s.wg.Add(1)
@@ -184,13 +208,13 @@ func (s *Server) Serve(l net.Listener) error {
 			closed := s.closed
 			s.mu.Unlock()
 			if closed {
-				return ErrServerClosed
+				return ErrClosed
 			}
-			return fmt.Errorf("hadooprpc: accept on %s: %w", l.Addr(), err)
+			return fmt.Errorf("rpcserver: accept on %s: %w", l.Addr(), err)
 		}
 		s.accepted.Add(1)
 		if !s.startConn(nc) {
-			return ErrServerClosed
+			return ErrClosed
 		}
 	}
 }
@@ -202,7 +226,7 @@ func (s *Server) startConn(nc net.Conn) bool {
 		nc.Close()
 		return false
 	}
-	sc := newServerConn(s, nc)
+	sc := newConn(s, nc)
 	s.conns[sc] = struct{}{}
 	s.wg.Add(1)
 	go func() {
