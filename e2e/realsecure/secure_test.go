@@ -128,7 +128,9 @@ func TestSecureRealCluster(t *testing.T) {
 	t.Run("dnecho run", func(t *testing.T) {
 		r := secure(t, sec.ClientCache, nil, "run", "-q", "-e", "DNECHO_CONF="+c.ClientConf, "-e", fmt.Sprintf("CONTAINER_ID=%d", id),
 			"-e", "DURATION=2s", "-e", "VUS=2", filepath.Join("..", "..", "examples", "quickstart.js"))
-		if r.Code != 0 && r.Code != 99 || !strings.Contains(r.Out, "checks_succeeded...: 100.00%") && !strings.Contains(r.Out, "100.00%") {
+		// Every call must succeed; the example's latency check ('answered within 100ms') and the
+		// checks threshold (exit 99) judge the machine, which may be loaded, not the cluster.
+		if r.Code != 0 && r.Code != 99 || !strings.Contains(r.Out, "✓ echo ok") || !strings.Contains(r.Out, "dnecho_req_failed........: 0.00%  0 out of") {
 			t.Errorf("exit %d:\n%s", r.Code, realkit.Tail(r.Out, 25))
 		}
 	})
