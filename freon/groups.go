@@ -47,10 +47,9 @@ func (l Latencies) Percentile(p float64) float64 {
 const groupExactCap = 1 << 20
 
 // workerGroups keeps the latencies of each task group one worker timed, beside its recorder and
-// like it written by that worker alone: no lock on the hot path. (A first version kept the groups
-// outside the runner, in stores shared by all workers behind sharded locks; on a reused stream
-// at 32 threads that cost 0.5–0.8 µs of a 4.5 µs call, BENCHMARKS.md.) Workers record only
-// tasks that were not interrupted, as the runner counts them.
+// like it written by that worker alone: no lock on the hot path (stores shared by all workers
+// behind sharded locks cost 0.5–0.8 µs of a 4.5 µs reused-stream call at 32 threads,
+// BENCHMARKS.md). Workers record only tasks that were not interrupted, as the runner counts them.
 type workerGroups struct {
 	limit  int // exact latencies this worker keeps per group
 	byName map[string]*groupData

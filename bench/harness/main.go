@@ -4,7 +4,7 @@
 // examples/freon-equivalent.js` and ghz (new-stream mode only), in interleaved rounds. It prints
 // calls/s, p50, p99 and CPU per call (user+system time from rusage, so the cluster's CPU is not
 // counted; it is shown beside, as the DataNode's CPU per call during the tool's run) with the
-// ratios of issue 7 checked against their targets, then memory figures and the Ratis rows. With
+// ratios checked against their targets (BENCHMARKS.md), then memory figures and the Ratis rows. With
 // -real it then starts a real Apache Ozone cluster (internal/realozone) and runs the same tools
 // and Java `ozone freon dn-echo` against one of its containers (real.go).
 package main

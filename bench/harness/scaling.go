@@ -14,7 +14,7 @@ import (
 	"time"
 )
 
-// Issue 20 item 5's targets: the client's CPU per call with the most DataNodes within 10% of
+// The scaling targets: the client's CPU per call with the most DataNodes within 10% of
 // its CPU per call with the fewest, and at most 200 KiB of resident memory per VU at the most VUs.
 const (
 	scalingCPUTarget   = 1.10
@@ -38,7 +38,7 @@ type scalingConfig struct {
 func scalingFlags(fs *flag.FlagSet) func() (scalingConfig, error) {
 	var c scalingConfig
 	var dns, vus string
-	fs.BoolVar(&c.on, "scaling", false, "also measure cost as the cluster and the test grow (issue 20 item 5): the client's CPU per call and RSS per DataNode count with --target all, RSS per VU")
+	fs.BoolVar(&c.on, "scaling", false, "also measure cost as the cluster and the test grow: the client's CPU per call and RSS per DataNode count with --target all, RSS per VU")
 	fs.StringVar(&dns, "scaling-datanodes", "3,30,100", "DataNode counts of the scaling rows (the first is the CPU ratio's baseline)")
 	fs.StringVar(&vus, "scaling-vus", "1000,10000", "VU counts of the memory rows (the last is judged)")
 	fs.IntVar(&c.calls, "scaling-n", 50000, "calls per run of the DataNode rows")
@@ -101,7 +101,7 @@ type scaling struct {
 func benchScaling(bin, raw string, c scalingConfig) error {
 	s := &scaling{scalingConfig: c, bin: bin, raw: raw, out: map[string]*strings.Builder{},
 		clusters: map[int]string{}, info: map[int]clusterInfo{}}
-	s.printf("\nScaling (issue 20 item 5): the client's CPU per call and peak RSS with --target all against 1 cluster per DataNode count, %d calls, -t %s; medians of %d interleaved rounds (min-max)\n\n",
+	s.printf("\nScaling: the client's CPU per call and peak RSS with --target all against 1 cluster per DataNode count, %d calls, -t %s; medians of %d interleaved rounds (min-max)\n\n",
 		c.calls, c.threads, c.reps)
 	for _, n := range c.datanodes {
 		dir, stop, err := startCluster(bin, "--datanodes", strconv.Itoa(n))

@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// targetThreads is the concurrency issue 7's targets are set at; other rows print the ratios
+// targetThreads is the concurrency the ratios' targets are set at; other rows print the ratios
 // without a verdict.
 const targetThreads = "32"
 
@@ -36,9 +36,9 @@ func (q ratio) applies(mode string) bool {
 func cpu(r result) float64  { return float64(r.cpuPerCall) }
 func rate(r result) float64 { return r.callsPerS }
 
-// ratios are issue 7's targets: freon's CPU per call near the floor's, `dnecho run` as fast and
-// nearly as cheap as freon, and both well ahead of ghz. Issue 20 item 4 sets run's CPU per call
-// per stream mode: within 1.15x of freon's with a new stream per call, 1.30x on a reused stream,
+// ratios are the speed targets (BENCHMARKS.md): freon's CPU per call near the floor's, `dnecho run`
+// as fast and nearly as cheap as freon, and both well ahead of ghz; run's CPU per call per stream
+// mode is within 1.15x of freon's with a new stream per call, 1.30x on a reused stream,
 // where a call costs a fifth as much and the script's own per-iteration work weighs more.
 var ratios = []ratio{
 	{"freon/raw CPU per call", toolFreon, toolRaw, cpu, false, 1.10, ""},

@@ -1,6 +1,6 @@
 // Package vumemory estimates whether a test's VUs fit in the memory the process may use, so that
-// a run asking for far more VUs than fit is refused before it initialises any (issue 18, item 27:
-// `run -u 1000000` grew by 300 MB/s until the machine ran out of memory).
+// a run asking for far more VUs than fit is refused before it initialises any (without the check
+// `run -u 1000000` grows by 300 MB/s until the machine runs out of memory).
 package vumemory
 
 import (
