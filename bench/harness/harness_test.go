@@ -325,7 +325,7 @@ func TestRealTools(t *testing.T) {
 }
 
 // Each row gets its own targets: run's CPU against freon's 1.15x with a new stream per call and
-// 1.30x on a reused stream (issue 20 item 4), for both transports; the h2 transport at most 2x
+// 1.30x on a reused stream, for both transports; the h2 transport at most 2x
 // h2load's CPU per new-stream call and 1.5x with 1 MiB responses, at least 0.9x its calls/s
 // on new streams.
 func TestRatioTargetsPerMode(t *testing.T) {

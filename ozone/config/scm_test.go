@@ -128,7 +128,7 @@ func TestClientSettings(t *testing.T) {
 }
 
 // Values Hadoop refuses, or that would make the client wait forever or not at all, are errors
-// naming the key, not silently replaced (issue 18, item 28).
+// naming the key, not silently replaced.
 func TestClientSettingsOutOfRange(t *testing.T) {
 	for key, v := range map[string]string{
 		"hadoop.security.authentication":         "bogus",

@@ -21,7 +21,7 @@ func TestConfig(t *testing.T) {
 	}
 	for _, env := range []string{"K6_OTEL_EXPORTER_TYPE=grpc", "K6_OTEL_EXPORTER_PROTOCOL=http/json", "K6_OTEL_HTTP_EXPORTER_ENDPOINT=http://x:1",
 		"K6_OTEL_FLUSH_INTERVAL=0", "K6_OTEL_HEADERS=novalue", "K6_OTEL_SINGLE_COUNTER_FOR_RATE=false", "K6_OTEL_SERVICE_NAME=",
-		// An endpoint that can never be reached fails the start, not every export (issue 18, item 28).
+		// An endpoint that can never be reached fails the start, not every export.
 		"K6_OTEL_GRPC_EXPORTER_ENDPOINT=notanaddr", "K6_OTEL_GRPC_EXPORTER_ENDPOINT=otel:99999", "K6_OTEL_GRPC_EXPORTER_ENDPOINT=http://otel:4317",
 		"K6_OTEL_GRPC_EXPORTER_ENDPOINT=", "K6_OTEL_HTTP_EXPORTER_ENDPOINT=otel:0", "K6_OTEL_HTTP_EXPORTER_ENDPOINT=otel"} {
 		k, v, _ := strings.Cut(env, "=")

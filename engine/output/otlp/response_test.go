@@ -24,8 +24,8 @@ var partial = &colmetricspb.ExportMetricsServiceResponse{PartialSuccess: &colmet
 
 // TestRejectedExportsAreLosses: an endpoint that answers without storing anything (a web server
 // that is not an OTLP receiver, a receiver that rejects the data points) leaves every sample
-// dropped, so the run reports the loss and --fail-on-output-loss fails it (issue 18, item 28: a
-// bad endpoint dropped everything and was reported as written).
+// dropped, so the run reports the loss and --fail-on-output-loss fails it, never reports such an
+// endpoint's samples as written.
 func TestRejectedExportsAreLosses(t *testing.T) {
 	t.Parallel()
 	body, _ := proto.Marshal(partial)
