@@ -314,9 +314,23 @@ func (c *Cluster) waitSafeModeExit(ctx context.Context) error {
 	}
 }
 
-// CreateContainer allocates a RATIS/THREE container and returns its id.
+// CreateContainer allocates a RATIS/THREE container and returns its id. When SCM has no open
+// pipeline to put it on (a test closed one, or a Raft group did not survive an outage), it asks
+// again until SCM has made a new one or ctx ends: the admin client itself gives up after
+// hdds.scmclient.max.retry.timeout, before a replaced pipeline is open on a busy machine.
 func (c *Cluster) CreateContainer(ctx context.Context) (int64, error) {
-	out, err := c.Admin(ctx, "container", "create", "-t", "RATIS", "-r", "THREE")
+	var out string
+	var err error
+	for {
+		out, err = c.Admin(ctx, "container", "create", "-t", "RATIS", "-r", "THREE")
+		if err == nil || !noOpenPipeline(out) || ctx.Err() != nil {
+			break
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(2 * time.Second):
+		}
+	}
 	if err != nil {
 		return 0, fmt.Errorf("container create: %w\n%s", err, tail(out, 10))
 	}
@@ -325,6 +339,12 @@ func (c *Cluster) CreateContainer(ctx context.Context) (int64, error) {
 		return 0, fmt.Errorf("container create: no id in %q", tail(out, 5))
 	}
 	return strconv.ParseInt(m[1], 10, 64)
+}
+
+// noOpenPipeline tells whether `container create` failed only because SCM has no open
+// RATIS/THREE pipeline yet (the old one closed and not yet replaced).
+func noOpenPipeline(out string) bool {
+	return strings.Contains(out, "Cannot get any matching pipeline") || strings.Contains(out, "would exceed the limit per datanode")
 }
 
 // CloseContainer asks SCM to close a container and waits until SCM reports it CLOSED.

@@ -118,6 +118,11 @@ func (c *Cluster) sharedWith(scm []property) []property {
 		{"ozone.scm.datanode.pipeline.limit", "1"},
 		{"ozone.scm.pipeline.creation.auto.factor.one", "false"},
 		{"ozone.scm.pipeline.creation.interval", "10s"},
+		// A closed pipeline still counts against the limit above until SCM removes it (after
+		// 66 s, checked every 5 minutes by default), and only then can a new one open: tests
+		// that close a pipeline want the replacement within seconds.
+		{"ozone.scm.pipeline.destroy.timeout", "5s"},
+		{"ozone.scm.pipeline.scrub.interval", "5s"},
 		// Fast start and fast failure detection.
 		{"hdds.heartbeat.interval", "2s"},
 		{"hdds.heartbeat.initial-interval", "500ms"},
