@@ -7,7 +7,7 @@
 # `make bench-baseline`) makes their run the new baseline.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The scaling rows (issue 20 item 5: the client's CPU per call and RSS with 3, 30 and 100
+# The scaling rows (the client's CPU per call and RSS with 3, 30 and 100
 # DataNodes, RSS per VU at 1,000 and 10,000 VUs; about two minutes) end the harness's run and
 # write their raw outputs to bench/results/scaling-*.txt. BENCH_SCALING_ONLY=1 runs them alone,
 # BENCH_SCALING=0 leaves them out.
