@@ -113,9 +113,9 @@ export default function () {}`)
 		r.waitFor(t, "not reachable yet")
 		waitReady(t, r, ips[i])
 	}
-	agg := startBinary(t, binPath, []string{"DNECHO_AGGREGATOR_TOKEN=s3cret"}, "aggregate", "--listen", addr)
+	agg := startBinary(t, dnechoBinary(t), []string{"DNECHO_AGGREGATOR_TOKEN=s3cret"}, "aggregate", "--listen", addr)
 	agg.waitFor(t, "aggregator listening")
-	intruder := startBinary(t, binPath, []string{"DNECHO_AGGREGATOR_TOKEN=guess"}, "run", "-q", "--aggregator", addr,
+	intruder := startBinary(t, dnechoBinary(t), []string{"DNECHO_AGGREGATOR_TOKEN=guess"}, "run", "-q", "--aggregator", addr,
 		"--execution-segment", "0:1/2", "--execution-segment-sequence", "0,1/2,1", script)
 	if res := intruder.wait(t); !strings.Contains(res.all(), "wrong token") {
 		t.Errorf("intruder: exit %d, not refused for its token\n%s", res.code, res.all())

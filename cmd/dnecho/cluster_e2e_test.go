@@ -12,7 +12,7 @@ import (
 // `dnecho cluster` writes its configuration, serves until Ctrl-C, then stops cleanly (exit 0).
 func TestClusterCommandServesUntilCtrlC(t *testing.T) {
 	dir := t.TempDir()
-	cmd := exec.Command(binPath, "cluster", "--conf-dir", dir, "--scms", "3", "--tokens", "--leader", "2", "--leader-every", "200ms")
+	cmd := exec.Command(dnechoBinary(t), "cluster", "--conf-dir", dir, "--scms", "3", "--tokens", "--leader", "2", "--leader-every", "200ms")
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
@@ -106,7 +106,7 @@ func TestClusterBadFlags(t *testing.T) {
 // never answers; freon leaves it for the next SCM, which leads now.
 func TestClusterHangSCM(t *testing.T) {
 	dir := t.TempDir()
-	cmd := exec.Command(binPath, "cluster", "--conf-dir", dir, "--scms", "3", "--hang-scm", "1")
+	cmd := exec.Command(dnechoBinary(t), "cluster", "--conf-dir", dir, "--scms", "3", "--hang-scm", "1")
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dnecho/dnecho/internal/testdeps"
 	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster/scmsim"
 )
@@ -17,6 +19,10 @@ import (
 var binPath string
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	if testing.Short() {
+		os.Exit(m.Run())
+	}
 	dir, err := os.MkdirTemp("", "dnecho-e2e-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -37,6 +43,13 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// dnechoBinary returns the binary TestMain built, or skips t under -short (TestMain builds none).
+func dnechoBinary(t testing.TB) string {
+	t.Helper()
+	testdeps.SkipShort(t, "the dnecho binary")
+	return binPath
 }
 
 // runResult is what one dnecho invocation did.

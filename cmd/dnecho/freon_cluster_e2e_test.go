@@ -13,6 +13,7 @@ import (
 // -D alone names the cluster (no --conf, no --scm, OZONE_CONF_DIR empty), as in Java freon, whose
 // configuration is its defaults plus -D; given before dn-echo as Java's parent option or after it.
 func TestFreonOverridesAloneNameTheCluster(t *testing.T) {
+	dnechoBinary(t)
 	single, err := minicluster.Start(minicluster.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -84,6 +85,7 @@ func setsOf(props map[string]string) []string {
 // run takes -D alone as freon does: the Client of a script that names no cluster reaches the SCM
 // the -D keys name.
 func TestRunOverridesAloneNameTheCluster(t *testing.T) {
+	dnechoBinary(t)
 	c, err := minicluster.Start(minicluster.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -43,7 +43,7 @@ func TestSecureClusterCommandFreonAndJS(t *testing.T) {
 	r := newRealm(t)
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, binPath, "cluster", "--conf-dir", dir, "--tokens", "--tls",
+	cmd := exec.CommandContext(ctx, dnechoBinary(t), "cluster", "--conf-dir", dir, "--tokens", "--tls",
 		"-D", "ozone.security.enabled=true", "-D", "hadoop.security.authentication=kerberos", "-D", "hadoop.rpc.protection=privacy",
 		"-D", "hdds.scm.kerberos.principal=scm/_HOST@"+testkdc.Realm, "-D", "hdds.scm.kerberos.keytab.file="+r.SCMKeytab,
 		"-D", "ozone.om.kerberos.principal=om/localhost", "-D", "ozone.om.kerberos.keytab.file="+r.OMKeytab, "-D", "ozone.administrators=alice")

@@ -132,7 +132,7 @@ func TestFreonInterruptDuringKerberosLogin(t *testing.T) {
 	if _, err := kt.Write(f); err != nil || f.Close() != nil || os.WriteFile(conf, []byte(krb5), 0o644) != nil {
 		t.Fatal("write the keytab or krb5.conf")
 	}
-	run := startBinary(t, binPath, []string{kerberos.ConfigEnv + "=" + conf}, "freon", "dn-echo", "--scm", "127.0.0.1:1",
+	run := startBinary(t, dnechoBinary(t), []string{kerberos.ConfigEnv + "=" + conf}, "freon", "dn-echo", "--scm", "127.0.0.1:1",
 		"-D", "hadoop.security.authentication=kerberos", "--container-id", "1", "--principal", "alice", "--keytab", ktPath)
 	select {
 	case c := <-accepted:

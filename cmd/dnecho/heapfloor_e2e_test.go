@@ -31,7 +31,7 @@ export default function () {
 		t.Helper()
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
-		cmd := exec.CommandContext(ctx, binPath, "run", "-q", "--summary-mode", "disabled", script)
+		cmd := exec.CommandContext(ctx, dnechoBinary(t), "run", "-q", "--summary-mode", "disabled", script)
 		cmd.Env = []string{"GODEBUG=gctrace=1", "PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}
 		if gogc != "" {
 			cmd.Env = append(cmd.Env, "GOGC="+gogc)

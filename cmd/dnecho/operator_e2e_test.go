@@ -29,10 +29,11 @@ var k6Dir string
 // k6Path is a link named k6 to the dnecho binary, as in the runner image.
 func k6Path(t *testing.T) string {
 	t.Helper()
+	bin := dnechoBinary(t)
 	k6Once.Do(func() {
-		k6Dir = filepath.Join(filepath.Dir(binPath), "k6bin")
+		k6Dir = filepath.Join(filepath.Dir(bin), "k6bin")
 		if err := os.MkdirAll(k6Dir, 0o755); err == nil {
-			_ = os.Symlink(binPath, filepath.Join(k6Dir, "k6"))
+			_ = os.Symlink(bin, filepath.Join(k6Dir, "k6"))
 		}
 	})
 	p := filepath.Join(k6Dir, "k6")

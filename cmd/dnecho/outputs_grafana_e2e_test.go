@@ -128,7 +128,7 @@ func TestGrafanaDashboards(t *testing.T) {
 			"-e", "DURATION=5s", "--tag", "testid=" + testid, "--summary-export", export,
 			"--summary-trend-stats", "p(50),p(95),p(99),min,max,count", "-o", "experimental-prometheus-rw",
 			"-o", "influxdb=" + influx.URL + "/dnecho"}, extra...)
-		r := startBinary(t, binPath, env, append(args, script)...)
+		r := startBinary(t, dnechoBinary(t), env, append(args, script)...)
 		return func() summaryExport {
 			if res := r.wait(t); res.code != 0 {
 				t.Fatalf("%s: exit %d\n%s", testid, res.code, res.all())

@@ -79,7 +79,7 @@ func TestSecondInterruptSkipsOutputs(t *testing.T) {
 	t.Parallel()
 	script := writeRunScript(t, "loop.js", `import { sleep } from 'k6';
 export default function () { console.log('ITERATING'); sleep(0.1); }`)
-	run := startBinary(t, binPath, influx2Env, append(append([]string{"run", "-d", "1m"}, silentOutputs(t, 3)...), script)...)
+	run := startBinary(t, dnechoBinary(t), influx2Env, append(append([]string{"run", "-d", "1m"}, silentOutputs(t, 3)...), script)...)
 	run.waitFor(t, "ITERATING")
 	run.signal(t, os.Interrupt)
 	run.waitFor(t, "stopping gracefully")

@@ -86,7 +86,7 @@ func startRun(t *testing.T, args ...string) *liveRun {
 // startCmd starts any dnecho command in the background.
 func startCmd(t *testing.T, args ...string) *liveRun {
 	t.Helper()
-	return startBinary(t, binPath, nil, args...)
+	return startBinary(t, dnechoBinary(t), nil, args...)
 }
 
 // startBinary starts a program (the dnecho binary under some name) with extra environment
@@ -186,7 +186,7 @@ func dnechoBehind(t *testing.T, wrap []string, limit time.Duration, env []string
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	argv := append(append(append([]string(nil), wrap...), binPath), args...)
+	argv := append(append(append([]string(nil), wrap...), dnechoBinary(t)), args...)
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Env = append(append(os.Environ(), "OZONE_CONF_DIR="), env...)
 	cmd.Stdin = strings.NewReader(stdin)

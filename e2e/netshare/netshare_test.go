@@ -41,6 +41,7 @@ const nsAddr = "10.254.78.1"
 //
 // Unshaped and shaped runs share one cluster; the slow DataNode is a second one.
 func TestNetworkShare(t *testing.T) {
+	testdeps.SkipShort(t, "a mini cluster in a network namespace")
 	testdeps.RequireTool(t, "ip", "install iproute2")
 	testdeps.RequireTool(t, "tc", "install iproute2")
 	testdeps.Require(t, "network namespace", realozone.CanCreateNetNS(), "run the tests as root")

@@ -6,6 +6,7 @@ package realkit
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/internal/realozone"
+	"github.com/dnecho/dnecho/internal/testdeps"
 )
 
 // buildDnecho builds the dnecho binary into a new temp dir; remove the dir when done.
@@ -39,8 +41,13 @@ func buildDnecho() (bin, dir string, err error) {
 // Main is the body of a real-cluster package's TestMain: it builds dnecho into *bin, runs the
 // tests, calls finish with their exit code (to stop the package's cluster and keep or remove its
 // files) and, when finish says a cluster started, appends the outcome for pkg and cluster to the
-// ReportEnv file. It returns the code to exit with.
+// ReportEnv file. It returns the code to exit with. Under -short it builds nothing: every test
+// starts a real cluster and skips.
 func Main(m *testing.M, bin *string, pkg, cluster string, finish func(code int) (started bool)) int {
+	flag.Parse()
+	if testing.Short() {
+		return m.Run()
+	}
 	b, dir, err := buildDnecho()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -115,6 +122,7 @@ func Run(t testing.TB, cmd *exec.Cmd, limit time.Duration) Result {
 // which cluster).
 func Dnecho(t testing.TB, bin string, limit time.Duration, args ...string) Result {
 	t.Helper()
+	testdeps.SkipShort(t, "the dnecho binary")
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), "OZONE_CONF_DIR=")
 	return Run(t, cmd, limit)

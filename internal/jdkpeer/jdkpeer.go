@@ -41,6 +41,7 @@ func Compile(t testing.TB) Peers { return Peers{dir: compile(t)} }
 
 func compile(t testing.TB) string {
 	t.Helper()
+	testdeps.SkipShort(t, "JDK peers")
 	const hint = "the JDK peer tests need OpenJDK 11 or later (java, javac)"
 	testdeps.RequireTool(t, "java", hint)
 	testdeps.RequireTool(t, "javac", hint)

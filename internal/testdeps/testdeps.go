@@ -1,7 +1,8 @@
 // Package testdeps decides what a test does when a real component it needs (a JDK, Maven, an MIT
 // KDC, InfluxDB, Prometheus, Chromium) is missing: it skips, unless RequireEnv is 1, when it
 // fails. .ci/run sets RequireEnv, so CI cannot pass by skipping the tests against real components.
-// Skips for other reasons (testing.Short, an opt-in test) do not go through here.
+// SkipShort is the fast tier's one rule: under -short (make test-fast) every test that starts a
+// cluster or a real component skips, from the shared helper that starts it.
 package testdeps
 
 import (
@@ -43,4 +44,13 @@ func RequireTool(t testing.TB, name, hint string) string {
 	p, err := exec.LookPath(name)
 	Require(t, name, err, hint)
 	return p
+}
+
+// SkipShort skips t under -short with one line naming what it would start (a mini cluster, a real
+// Ozone cluster, a KDC...), so that `go test -short ./...` runs only the tests that start nothing.
+func SkipShort(t testing.TB, what string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: starts " + what)
+	}
 }

@@ -28,9 +28,10 @@ var packages = map[string]string{"influxd": "influxdb", "prometheus": "prometheu
 var installMu sync.Mutex
 
 // Binary returns the path of a server binary, installing its Debian package when running as
-// root, or skips the test when it cannot (fails it under testdeps.RequireEnv=1).
+// root, or skips the test when it cannot (fails it under testdeps.RequireEnv=1) or under -short.
 func Binary(t testing.TB, name string) string {
 	t.Helper()
+	testdeps.SkipShort(t, name)
 	if p, err := exec.LookPath(name); err == nil {
 		return p
 	}

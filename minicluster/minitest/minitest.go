@@ -5,15 +5,17 @@ package minitest
 import (
 	"testing"
 
+	"github.com/dnecho/dnecho/internal/testdeps"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/scmsim"
 )
 
 // Start starts a mini cluster with options o on 127.0.0.1, writes its configuration
 // (minicluster.Cluster.WriteConf) into a temporary directory and returns both; the cluster is
-// closed when the test ends.
+// closed when the test ends. Under -short it skips the test.
 func Start(tb testing.TB, o minicluster.Options) (*minicluster.Cluster, string) {
 	tb.Helper()
+	testdeps.SkipShort(tb, "a mini cluster")
 	c, err := minicluster.Start(o)
 	if err != nil {
 		tb.Fatalf("minicluster.Start: %v", err)
