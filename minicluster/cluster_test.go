@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/dnecho/dnecho/internal/testdeps"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/ozone/config"
 	"github.com/dnecho/dnecho/ozone/echo"
+	"github.com/dnecho/dnecho/testsupport/testdeps"
 	"go.uber.org/goleak"
 )
 

@@ -12,7 +12,7 @@ import (
 
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
-	"github.com/dnecho/dnecho/minicluster/minitest"
+	"github.com/dnecho/dnecho/testsupport/minitest"
 )
 
 // attemptRow is one row of the per-DataNode block: its attempts and failed attempts.

@@ -9,9 +9,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/dnecho/dnecho/internal/teststore"
 	"github.com/dnecho/dnecho/minicluster"
-	"github.com/dnecho/dnecho/minicluster/minitest"
+	"github.com/dnecho/dnecho/testsupport/minitest"
+	"github.com/dnecho/dnecho/testsupport/teststore"
 )
 
 // outlierScript echoes for DURATION with 2 VUs; one call in 300 makes the DataNode sleep 50 ms, so

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/minicluster"
-	"github.com/dnecho/dnecho/minicluster/minitest"
+	"github.com/dnecho/dnecho/testsupport/minitest"
 )
 
 // `make demo` (scripts/demo.sh) starts a mini cluster, runs the freon drop-in and the quickstart

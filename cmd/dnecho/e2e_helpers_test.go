@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/internal/testdeps"
-	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster/scmsim"
+	"github.com/dnecho/dnecho/testsupport/testdeps"
+	"github.com/dnecho/dnecho/testsupport/testwait"
 )
 
 // binPath is the dnecho binary built once by TestMain for the end-to-end tests.

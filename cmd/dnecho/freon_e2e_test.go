@@ -12,7 +12,7 @@ import (
 
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
-	"github.com/dnecho/dnecho/minicluster/minitest"
+	"github.com/dnecho/dnecho/testsupport/minitest"
 )
 
 // The four DataNode cases of Ozone's smoke test (hadoop-ozone/dist/src/main/smoketest/freon/

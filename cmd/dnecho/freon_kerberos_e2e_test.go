@@ -11,12 +11,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/internal/testkdc"
-	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster"
-	"github.com/dnecho/dnecho/minicluster/minitest"
 	"github.com/dnecho/dnecho/ozone/hadooprpc"
 	"github.com/dnecho/dnecho/ozone/kerberos"
+	"github.com/dnecho/dnecho/testsupport/minitest"
+	"github.com/dnecho/dnecho/testsupport/testkdc"
+	"github.com/dnecho/dnecho/testsupport/testwait"
 )
 
 // realm is a KDC with alice (the tests' administrator), bob (not one) and the service principals;

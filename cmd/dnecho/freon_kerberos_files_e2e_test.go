@@ -11,10 +11,10 @@ import (
 
 	"github.com/jcmturner/gokrb5/v8/keytab"
 
-	"github.com/dnecho/dnecho/internal/testkdc"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/ozone/hadooprpc"
 	"github.com/dnecho/dnecho/ozone/kerberos"
+	"github.com/dnecho/dnecho/testsupport/testkdc"
 )
 
 // An empty ticket cache, a damaged keytab or krb5.conf: one error line naming the file, a non-zero

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/minicluster"
-	"github.com/dnecho/dnecho/minicluster/minitest"
 	"github.com/dnecho/dnecho/slowdatanode"
+	"github.com/dnecho/dnecho/testsupport/minitest"
 )
 
 // `freon dn-echo -o` writes the same dnecho_* samples as `run -o`: one dnecho_reqs point per

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/minicluster"
-	"github.com/dnecho/dnecho/minicluster/minitest"
+	"github.com/dnecho/dnecho/testsupport/minitest"
 )
 
 // javaVerboseList is what Java freon 2.2.0's --verbose printed after a run of `dn-echo

@@ -5,11 +5,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster"
-	"github.com/dnecho/dnecho/minicluster/minitest"
 	"github.com/dnecho/dnecho/minicluster/scmsim"
 	"github.com/dnecho/dnecho/proto/hddspb"
+	"github.com/dnecho/dnecho/testsupport/minitest"
+	"github.com/dnecho/dnecho/testsupport/testwait"
 )
 
 // The smoke case of Ozone's robot test with --ratis and with --ratis --read-only: exit 0 and

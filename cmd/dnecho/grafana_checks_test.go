@@ -5,7 +5,7 @@ import (
 	"maps"
 	"math"
 
-	"github.com/dnecho/dnecho/internal/teststore"
+	"github.com/dnecho/dnecho/testsupport/teststore"
 )
 
 // The checks of TestGrafanaDashboards, by dashboard query ("panel id/refId"). Prometheus queries

@@ -12,9 +12,9 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster"
-	"github.com/dnecho/dnecho/minicluster/minitest"
+	"github.com/dnecho/dnecho/testsupport/minitest"
+	"github.com/dnecho/dnecho/testsupport/testwait"
 )
 
 // These tests replay k6-operator's contract (grafana/k6-operator v1.6.0,

@@ -14,10 +14,10 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/dnecho/dnecho/internal/teststore"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
-	"github.com/dnecho/dnecho/minicluster/minitest"
+	"github.com/dnecho/dnecho/testsupport/minitest"
+	"github.com/dnecho/dnecho/testsupport/teststore"
 )
 
 // chartsDrawn is true when the page has its eight charts, none blank, and the calls/s line drawn

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/internal/teststore"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
-	"github.com/dnecho/dnecho/minicluster/minitest"
+	"github.com/dnecho/dnecho/testsupport/minitest"
+	"github.com/dnecho/dnecho/testsupport/teststore"
 )
 
 // grafanaScript runs VUS VUs for DURATION against DNECHO_SCM, with a check and a threshold the

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/internal/teststore"
-	"github.com/dnecho/dnecho/internal/testwait"
+	"github.com/dnecho/dnecho/testsupport/teststore"
+	"github.com/dnecho/dnecho/testsupport/testwait"
 )
 
 // TestOutputInfluxDB writes a run to a real InfluxDB 1.x over HTTP and UDP and reads it back:

@@ -6,7 +6,7 @@ import (
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
 	metricspb "go.opentelemetry.io/proto/otlp/metrics/v1"
 
-	"github.com/dnecho/dnecho/internal/teststore"
+	"github.com/dnecho/dnecho/testsupport/teststore"
 )
 
 // TestOutputOpenTelemetry exports a run over gRPC and over HTTP/protobuf to an OTLP receiver made

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/internal/teststore"
+	"github.com/dnecho/dnecho/testsupport/teststore"
 )
 
 // TestOutputPrometheus writes two runs to a real Prometheus 2.42 by remote write and reads them

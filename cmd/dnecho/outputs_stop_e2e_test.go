@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/engine/output/sender"
-	"github.com/dnecho/dnecho/internal/teststore"
+	"github.com/dnecho/dnecho/testsupport/teststore"
 )
 
 // silentStore accepts connections and never answers, like a store behind a dead proxy.

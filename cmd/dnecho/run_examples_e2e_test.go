@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/dnecho/dnecho/internal/testkit"
+	"github.com/dnecho/dnecho/testsupport/testkit"
 	"os"
 	"path/filepath"
 	"strings"

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/internal/testkit"
-	"github.com/dnecho/dnecho/internal/testwait"
+	"github.com/dnecho/dnecho/testsupport/testkit"
+	"github.com/dnecho/dnecho/testsupport/testwait"
 )
 
 // runLimit bounds one `dnecho run` in the end-to-end tests: every script runs for seconds.

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/minicluster"
-	"github.com/dnecho/dnecho/minicluster/minitest"
+	"github.com/dnecho/dnecho/testsupport/minitest"
 )
 
 // An SCM that does not answer fails the script's init (where the Client and its shared lookup are

@@ -12,7 +12,7 @@ import (
 	"github.com/dnecho/dnecho/internal/exitcode"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
-	"github.com/dnecho/dnecho/minicluster/minitest"
+	"github.com/dnecho/dnecho/testsupport/minitest"
 )
 
 // Every emulated DataNode answers after baseLatency, the slowed one after slowLatency: the

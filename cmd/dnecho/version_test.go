@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/internal/testdeps"
+	"github.com/dnecho/dnecho/testsupport/testdeps"
 )
 
 func TestBuildVersion(t *testing.T) {

@@ -14,10 +14,10 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/dnecho/dnecho/internal/realozone"
-	"github.com/dnecho/dnecho/internal/testdeps"
-	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster"
+	"github.com/dnecho/dnecho/testsupport/realozone"
+	"github.com/dnecho/dnecho/testsupport/testdeps"
+	"github.com/dnecho/dnecho/testsupport/testwait"
 )
 
 func TestMain(m *testing.M) {

@@ -10,7 +10,7 @@ import (
 	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/scenario"
-	"github.com/dnecho/dnecho/internal/testwait"
+	"github.com/dnecho/dnecho/testsupport/testwait"
 )
 
 // noopVU does nothing per iteration, so benchmarks measure the scheduler alone.

@@ -14,10 +14,10 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/dnecho/dnecho/engine/execinfo"
-	"github.com/dnecho/dnecho/engine/metrics/metricstest"
 	"github.com/dnecho/dnecho/engine/plan"
 	"github.com/dnecho/dnecho/engine/scenario"
-	"github.com/dnecho/dnecho/internal/testkit"
+	"github.com/dnecho/dnecho/testsupport/metricstest"
+	"github.com/dnecho/dnecho/testsupport/testkit"
 )
 
 // The scheduler's tests run inside testing/synctest bubbles: time there is virtual and moves on

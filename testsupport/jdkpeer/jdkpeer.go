@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/internal/testdeps"
+	"github.com/dnecho/dnecho/testsupport/testdeps"
 )
 
 //go:embed *.java

@@ -18,8 +18,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/internal/testdeps"
-	"github.com/dnecho/dnecho/internal/testwait"
+	"github.com/dnecho/dnecho/testsupport/testdeps"
+	"github.com/dnecho/dnecho/testsupport/testwait"
 )
 
 // Debian packages of the binaries the tests run.

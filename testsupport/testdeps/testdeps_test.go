@@ -2,6 +2,8 @@ package testdeps
 
 import (
 	"errors"
+	"flag"
+	"strconv"
 	"testing"
 )
 
@@ -44,5 +46,20 @@ func TestRequireTool(t *testing.T) {
 	r := &recorder{TB: t}
 	if p := RequireTool(r, "sh", ""); p != "" || !r.skipped {
 		t.Errorf("sh with an empty PATH: %q, skipped %v", p, r.skipped)
+	}
+}
+
+func TestSkipShort(t *testing.T) {
+	was := flag.Lookup("test.short").Value.String()
+	t.Cleanup(func() { _ = flag.Set("test.short", was) })
+	for _, short := range []bool{false, true} {
+		if err := flag.Set("test.short", strconv.FormatBool(short)); err != nil {
+			t.Fatal(err)
+		}
+		r := &recorder{TB: t}
+		SkipShort(r, "a cluster")
+		if r.skipped != short || r.failed {
+			t.Errorf("-short=%v: skipped %v failed %v", short, r.skipped, r.failed)
+		}
 	}
 }

@@ -1,5 +1,5 @@
 // Package testkit holds the small helpers many packages' tests need: a goroutine-safe buffer for
-// log output, golden files. Helpers that need the engine sit under it (engine/metrics/metricstest).
+// log output, golden files. Helpers that need the engine are in testsupport/metricstest.
 package testkit
 
 import (

@@ -18,8 +18,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/internal/realozone"
-	"github.com/dnecho/dnecho/internal/testdeps"
+	"github.com/dnecho/dnecho/testsupport/realozone"
+	"github.com/dnecho/dnecho/testsupport/testdeps"
 )
 
 // buildDnecho builds the dnecho binary into a new temp dir; remove the dir when done.

@@ -6,7 +6,7 @@ import (
 	"os/exec"
 	"testing"
 
-	"github.com/dnecho/dnecho/internal/testdeps"
+	"github.com/dnecho/dnecho/testsupport/testdeps"
 )
 
 // TestStartOnFreePortsRetries: a store that exits because its port was taken meanwhile is

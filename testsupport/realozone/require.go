@@ -3,7 +3,7 @@ package realozone
 import (
 	"testing"
 
-	"github.com/dnecho/dnecho/internal/testdeps"
+	"github.com/dnecho/dnecho/testsupport/testdeps"
 )
 
 // RequireEnv is the environment variable under which a missing dependency fails a test instead

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/internal/testdeps"
-	"github.com/dnecho/dnecho/internal/testwait"
+	"github.com/dnecho/dnecho/testsupport/testdeps"
+	"github.com/dnecho/dnecho/testsupport/testwait"
 )
 
 // Realm is the realm every test KDC serves.

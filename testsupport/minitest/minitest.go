@@ -5,9 +5,9 @@ package minitest
 import (
 	"testing"
 
-	"github.com/dnecho/dnecho/internal/testdeps"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/scmsim"
+	"github.com/dnecho/dnecho/testsupport/testdeps"
 )
 
 // Start starts a mini cluster with options o on 127.0.0.1, writes its configuration
