@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/minicluster/scmsim"
 	"github.com/dnecho/dnecho/testsupport/testdeps"
+	"github.com/dnecho/dnecho/testsupport/testkit"
 	"github.com/dnecho/dnecho/testsupport/testwait"
 )
 
@@ -76,8 +76,8 @@ func mustContain(t *testing.T, r runResult, subs ...string) {
 	}
 }
 
-// waitConnected waits until dnecho has reached the hung SCM (minitest.HungSCM).
-func waitConnected(t *testing.T, hung *scmsim.SCM) {
+// waitConnected waits until dnecho has reached the hung SCM.
+func waitConnected(t *testing.T, hung *testkit.Silent) {
 	t.Helper()
 	if err := testwait.Until(runLimit, "dnecho connecting to SCM", func() bool { return hung.Connections() > 0 }); err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
 	"github.com/dnecho/dnecho/testsupport/minitest"
+	"github.com/dnecho/dnecho/testsupport/testkit"
 )
 
 // The four DataNode cases of Ozone's smoke test (hadoop-ozone/dist/src/main/smoketest/freon/
@@ -301,7 +302,7 @@ func TestFreonSignalStillPrintsReport(t *testing.T) {
 // Ctrl-C while SCM does not answer (it accepts connections, never replies): the lookup stops at
 // once and the command says it was interrupted (130), not that SCM failed.
 func TestFreonCtrlCDuringLookup(t *testing.T) {
-	hung := minitest.HungSCM(t)
+	hung := testkit.NewSilent(t)
 	r := startCmd(t, "freon", "dn-echo", "--scm", hung.Addr(), "--container-id", "1", "-n", "1")
 	waitConnected(t, hung)
 	r.signal(t, syscall.SIGINT)

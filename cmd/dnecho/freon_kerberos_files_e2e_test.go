@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/hex"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/dnecho/dnecho/ozone/hadooprpc"
 	"github.com/dnecho/dnecho/ozone/kerberos"
 	"github.com/dnecho/dnecho/testsupport/testkdc"
+	"github.com/dnecho/dnecho/testsupport/testkit"
 )
 
 // An empty ticket cache, a damaged keytab or krb5.conf: one error line naming the file, a non-zero
@@ -102,24 +102,10 @@ func TestFreonKerberosMismatchIsFinal(t *testing.T) {
 
 // Ctrl-C while a keytab login waits for a KDC that never answers exits 130 at once.
 func TestFreonInterruptDuringKerberosLogin(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	accepted := make(chan net.Conn, 4)
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			accepted <- c // held open, never answered
-		}
-	}()
+	kdc := testkit.NewSilent(t)
 	dir := t.TempDir()
 	conf := filepath.Join(dir, "krb5.conf")
-	krb5 := "[libdefaults]\n default_realm = HANG.TEST\n udp_preference_limit = 1\n[realms]\n HANG.TEST = {\n  kdc = " + ln.Addr().String() + "\n }\n"
+	krb5 := "[libdefaults]\n default_realm = HANG.TEST\n udp_preference_limit = 1\n[realms]\n HANG.TEST = {\n  kdc = " + kdc.Addr() + "\n }\n"
 	kt := keytab.New()
 	if err := kt.AddEntry("alice", "HANG.TEST", "secret", time.Now(), 1, 18); err != nil {
 		t.Fatal(err)
@@ -135,8 +121,7 @@ func TestFreonInterruptDuringKerberosLogin(t *testing.T) {
 	run := startBinary(t, dnechoBinary(t), []string{kerberos.ConfigEnv + "=" + conf}, "freon", "dn-echo", "--scm", "127.0.0.1:1",
 		"-D", "hadoop.security.authentication=kerberos", "--container-id", "1", "--principal", "alice", "--keytab", ktPath)
 	select {
-	case c := <-accepted:
-		defer c.Close()
+	case <-kdc.Accepted():
 	case <-time.After(30 * time.Second):
 		t.Fatalf("freon never asked the KDC\n%s%s", run.stdout.String(), run.stderr.String())
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"net"
 	"os"
 	"strconv"
 	"strings"
@@ -9,44 +8,16 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/engine/output/sender"
+	"github.com/dnecho/dnecho/testsupport/testkit"
 	"github.com/dnecho/dnecho/testsupport/teststore"
 )
-
-// silentStore accepts connections and never answers, like a store behind a dead proxy.
-func silentStore(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var conns []net.Conn
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			conns = append(conns, c)
-		}
-	}()
-	t.Cleanup(func() {
-		ln.Close()
-		<-done
-		for _, c := range conns {
-			c.Close()
-		}
-	})
-	return ln.Addr().String()
-}
 
 // silentOutputs are n InfluxDB 2 outputs whose stores never answer (2.x: no CREATE DATABASE
 // at the start, which would wait for the store too).
 func silentOutputs(t *testing.T, n int) []string {
 	var args []string
 	for range n {
-		args = append(args, "-o", "xk6-influxdb=http://"+silentStore(t)+"/bucket")
+		args = append(args, "-o", "xk6-influxdb=http://"+testkit.NewSilent(t).Addr()+"/bucket")
 	}
 	return args
 }
@@ -102,7 +73,7 @@ func TestOutputLineNamesTheCause(t *testing.T) {
 		name, addr, want string
 	}{
 		{"refused", "127.0.0.1:" + strconv.Itoa(teststore.FreePort(t)), "connection refused"},
-		{"silent", silentStore(t), "no answer within the 5s stop timeout"},
+		{"silent", testkit.NewSilent(t).Addr(), "no answer within the 5s stop timeout"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/testsupport/minitest"
+	"github.com/dnecho/dnecho/testsupport/testkit"
 )
 
 // An SCM that does not answer fails the script's init (where the Client and its shared lookup are
@@ -85,7 +86,7 @@ export default function () { if (!client.echo().ok) throw new Error('echo failed
 
 // Ctrl-C while SCM does not answer: the run stops at once with k6's interrupt code (105).
 func TestRunCtrlCDuringLookup(t *testing.T) {
-	hung := minitest.HungSCM(t)
+	hung := testkit.NewSilent(t)
 	script := writeRunScript(t, "silent.js", `import dnecho from 'k6/x/dnecho';
 const client = new dnecho.Client({ containerId: 1 });
 export default function () { client.echo(); }`)

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/dnecho/dnecho/minicluster"
-	"github.com/dnecho/dnecho/minicluster/scmsim"
 	"github.com/dnecho/dnecho/testsupport/testdeps"
 )
 
@@ -26,21 +25,4 @@ func Start(tb testing.TB, o minicluster.Options) (*minicluster.Cluster, string) 
 		tb.Fatalf("minicluster: write conf: %v", err)
 	}
 	return c, dir
-}
-
-// HungSCM starts a standalone emulated SCM that hangs like a SIGSTOPped one (it accepts
-// connections and never answers; scmsim.SCM.Pause) and returns it; it is closed when the test
-// ends. Connections tells when a client has reached it.
-func HungSCM(tb testing.TB) *scmsim.SCM {
-	tb.Helper()
-	s, err := scmsim.New(scmsim.Config{})
-	if err == nil {
-		s.Pause()
-		err = s.Start("")
-	}
-	if err != nil {
-		tb.Fatalf("scmsim: %v", err)
-	}
-	tb.Cleanup(func() { _ = s.Close() })
-	return s
 }
