@@ -8,8 +8,8 @@ import (
 	"time"
 )
 
-// Bad values are refused before any network work, at once, with one line naming the flag or key
-// (issue 18, item 28). The SCM at 127.0.0.1:1 never answers: a check that came after the lookup
+// Bad values are refused before any network work, at once, with one line naming the flag or key.
+// The SCM at 127.0.0.1:1 never answers: a check that came after the lookup
 // would take its whole timeout.
 func TestBadInputsFailFast(t *testing.T) {
 	t.Parallel()
@@ -55,7 +55,7 @@ func TestBadInputsFailFast(t *testing.T) {
 
 // TestBadAddressesFailFast: a malformed address is refused before the run starts, naming the
 // flag or the environment variable it came from, instead of being dialled until a timeout (the
-// aggregator: 30 s, then exit 255) (issue 18, item 28).
+// aggregator: 30 s, then exit 255).
 func TestBadAddressesFailFast(t *testing.T) {
 	t.Parallel()
 	empty := writeRunScript(t, "empty.js", "export default function () {}\n")

@@ -4,12 +4,11 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/dnecho/dnecho/testsupport/realkit"
 	"github.com/dnecho/dnecho/testsupport/testdeps"
 	"github.com/dnecho/dnecho/testsupport/testkit"
 	"github.com/dnecho/dnecho/testsupport/testwait"
@@ -23,23 +22,12 @@ func TestMain(m *testing.M) {
 	if testing.Short() {
 		os.Exit(m.Run())
 	}
-	dir, err := os.MkdirTemp("", "dnecho-e2e-")
+	bin, dir, err := realkit.Build()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	binPath = filepath.Join(dir, "dnecho")
-	// Built as `make build` builds it, so that `dnecho version` reports what it does for a user;
-	// without make, -buildvcs=auto (over a GOFLAGS=-buildvcs=false) lets Go stamp the revision.
-	build := exec.Command("go", "build", "-buildvcs=auto", "-o", binPath, "../../cmd/dnecho")
-	if _, err := exec.LookPath("make"); err == nil {
-		build = exec.Command("make", "--no-print-directory", "-s", "-C", "../..", "build", "BIN="+binPath)
-	}
-	out, err := build.CombinedOutput()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "build dnecho: %v\n%s", err, out)
-		os.Exit(1)
-	}
+	binPath = bin
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

@@ -38,7 +38,7 @@ func (r *realm) secureCluster(t *testing.T, o minicluster.Options, prot ...hadoo
 }
 
 // `dnecho cluster` with the keys a real SCM and OM read, then freon after kinit, with a keytab,
-// and the JavaScript module: the issue's example, end to end.
+// and the JavaScript module, end to end.
 func TestSecureClusterCommandFreonAndJS(t *testing.T) {
 	r := newRealm(t)
 	dir := t.TempDir()

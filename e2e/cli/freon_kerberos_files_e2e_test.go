@@ -19,7 +19,7 @@ import (
 )
 
 // An empty ticket cache, a damaged keytab or krb5.conf: one error line naming the file, a non-zero
-// exit, no stack trace and never the keytab's keys (issue 18, items 15 and 23).
+// exit, no stack trace and never the keytab's keys.
 func TestFreonKerberosDamagedFiles(t *testing.T) {
 	r := newRealm(t)
 	conf := r.secureCluster(t, minicluster.Options{}, hadooprpc.QOPAuthentication)
@@ -75,7 +75,7 @@ func TestFreonKerberosDamagedFiles(t *testing.T) {
 }
 
 // A server principal or protection that does not match is SCM's final answer: freon fails at once
-// with the reason, with the default retry settings (issue 18, item 26).
+// with the reason, with the default retry settings (no retries until their budget is spent).
 func TestFreonKerberosMismatchIsFinal(t *testing.T) {
 	r := newRealm(t)
 	conf := r.secureCluster(t, minicluster.Options{}, hadooprpc.QOPAuthentication)

@@ -1,13 +1,14 @@
 package cli
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"testing"
 	"time"
+
+	"github.com/dnecho/dnecho/testsupport/realkit"
 )
 
 // TestHeapFloor: a script that makes ~100 MB of garbage on a small live heap collects a few times
@@ -29,18 +30,16 @@ export default function () {
 	}
 	collections := func(gogc string) int {
 		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, dnechoBinary(t), "run", "-q", "--summary-mode", "disabled", script)
+		cmd := exec.Command(dnechoBinary(t), "run", "-q", "--summary-mode", "disabled", script)
 		cmd.Env = []string{"GODEBUG=gctrace=1", "PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}
 		if gogc != "" {
 			cmd.Env = append(cmd.Env, "GOGC="+gogc)
 		}
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("GOGC=%q: %v\n%s", gogc, err, out)
+		r := realkit.Run(t, cmd, 60*time.Second)
+		if r.Code != 0 {
+			t.Fatalf("GOGC=%q: exit %d\n%s", gogc, r.Code, r.Out)
 		}
-		return len(regexp.MustCompile(`(?m)^gc \d+ @`).FindAll(out, -1))
+		return len(regexp.MustCompile(`(?m)^gc \d+ @`).FindAllString(r.Out, -1))
 	}
 	floor, def := collections(""), collections("100")
 	t.Logf("collections: %d with the heap floor, %d with GOGC=100", floor, def)

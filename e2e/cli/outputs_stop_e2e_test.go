@@ -25,8 +25,8 @@ func silentOutputs(t *testing.T, n int) []string {
 // influx2Env are the settings an InfluxDB 2 output needs.
 var influx2Env = []string{"K6_INFLUXDB_ORGANIZATION=o", "K6_INFLUXDB_TOKEN=t"}
 
-// Outputs stop side by side: three stores that never answer cost one stop timeout, not three
-// (issue 18, item 25). The run with three is compared with the same run with one: stopped one
+// Outputs stop side by side: three stores that never answer cost one stop timeout, not three.
+// The run with three is compared with the same run with one: stopped one
 // after the other, the three would take two stop timeouts more; side by side, none. Half that
 // gap is the bound, whatever the start of the process costs on a busy machine.
 func TestOutputsStopInParallel(t *testing.T) {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dnecho/dnecho/testsupport/realkit"
 	"github.com/dnecho/dnecho/testsupport/testkit"
 	"github.com/dnecho/dnecho/testsupport/testwait"
 )
@@ -132,17 +132,11 @@ func (r *liveRun) waitOutput(t *testing.T, what string, cond func(out string) bo
 // wait waits for the process to exit and returns what it did.
 func (r *liveRun) wait(t *testing.T) runResult {
 	t.Helper()
-	done := make(chan error, 1)
-	start := time.Now()
-	go func() { done <- r.cmd.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(runLimit):
-		_ = r.cmd.Process.Kill()
-		<-done
-		t.Fatalf("still running after %s\nstdout:\n%s\nstderr:\n%s", runLimit, r.stdout.String(), r.stderr.String())
+	code, took, err := realkit.WaitLimit(r.cmd, runLimit)
+	if err != nil {
+		t.Fatalf("%v\nstdout:\n%s\nstderr:\n%s", err, r.stdout.String(), r.stderr.String())
 	}
-	return runResult{code: r.cmd.ProcessState.ExitCode(), stdout: r.stdout.String(), stderr: r.stderr.String(), took: time.Since(start)}
+	return runResult{code: code, stdout: r.stdout.String(), stderr: r.stderr.String(), took: took}
 }
 
 func (r *liveRun) signal(t *testing.T, sig os.Signal) {
@@ -184,24 +178,19 @@ func dnechoWithLimit(t *testing.T, limit time.Duration, env []string, stdin stri
 // it; nil for none) with a hard time limit, so a hang fails the test.
 func dnechoBehind(t *testing.T, wrap []string, limit time.Duration, env []string, stdin string, args ...string) runResult {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), limit)
-	defer cancel()
 	argv := append(append(append([]string(nil), wrap...), dnechoBinary(t)), args...)
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(append(os.Environ(), "OZONE_CONF_DIR="), env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	start := time.Now()
-	err := cmd.Run()
-	r := runResult{stdout: out.String(), stderr: errb.String(), took: time.Since(start)}
-	if ctx.Err() != nil {
-		t.Fatalf("dnecho %s: still running after %s\n%s", strings.Join(args, " "), limit, r.all())
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
 	}
-	if ee, ok := err.(*exec.ExitError); ok {
-		r.code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("dnecho: %v", err)
+	code, took, err := realkit.WaitLimit(cmd, limit)
+	r := runResult{code: code, stdout: out.String(), stderr: errb.String(), took: took}
+	if err != nil {
+		t.Fatalf("%v\n%s", err, r.all())
 	}
 	return r
 }

@@ -8,7 +8,8 @@ import (
 
 // TestVUsBeyondMemoryFailFast: a run asking for more VUs than the memory holds is refused before
 // any VU is initialised, at once and in little memory, with exit code 104 and a line that says
-// how many fit and how to start anyway (issue 18, item 27: `run -u 1000000` grew by 300 MB/s).
+// how many fit and how to start anyway (not a process that grows by hundreds of MB/s while it
+// initialises a million VUs).
 // GOMEMLIMIT fixes the budget whatever the machine has: 1 GiB holds 5857 VUs at 179 KiB each.
 func TestVUsBeyondMemoryFailFast(t *testing.T) {
 	t.Parallel()

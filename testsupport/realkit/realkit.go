@@ -1,6 +1,6 @@
-// Package realkit holds what the real-cluster test packages share: their TestMain (build dnecho,
-// record the outcome), running a command with a hard limit, and reading freon's report (Java's and
-// dnecho's log layout).
+// Package realkit holds what the end-to-end test packages share: building dnecho once, running a
+// command with a hard limit, and, for the real-cluster packages, their TestMain (record the
+// outcome) and reading freon's report (Java's and dnecho's log layout).
 package realkit
 
 import (
@@ -22,16 +22,22 @@ import (
 	"github.com/dnecho/dnecho/testsupport/testdeps"
 )
 
-// buildDnecho builds the dnecho binary into a new temp dir; remove the dir when done.
-func buildDnecho() (bin, dir string, err error) {
-	dir, err = os.MkdirTemp("", "dnecho-real-")
+// Build builds the dnecho binary into a new temp dir; remove the dir when done. It builds as `make
+// build` does, so that `dnecho version` reports what it does for a user; without make,
+// -buildvcs=auto (over a GOFLAGS=-buildvcs=false) lets Go stamp the revision.
+func Build() (bin, dir string, err error) {
+	dir, err = os.MkdirTemp("", "dnecho-bin-")
 	if err != nil {
 		return "", "", err
 	}
 	bin = filepath.Join(dir, "dnecho")
 	_, self, _, _ := runtime.Caller(0)
-	pkg := filepath.Join(filepath.Dir(self), "..", "..", "cmd", "dnecho")
-	if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
+	root := filepath.Join(filepath.Dir(self), "..", "..")
+	build := exec.Command("go", "build", "-buildvcs=auto", "-o", bin, filepath.Join(root, "cmd", "dnecho"))
+	if _, err := exec.LookPath("make"); err == nil {
+		build = exec.Command("make", "--no-print-directory", "-s", "-C", root, "build", "BIN="+bin)
+	}
+	if out, err := build.CombinedOutput(); err != nil {
 		os.RemoveAll(dir)
 		return "", "", fmt.Errorf("build dnecho: %v\n%s", err, out)
 	}
@@ -48,7 +54,7 @@ func Main(m *testing.M, bin *string, pkg, cluster string, finish func(code int) 
 	if testing.Short() {
 		return m.Run()
 	}
-	b, dir, err := buildDnecho()
+	b, dir, err := Build()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -95,27 +101,37 @@ func Run(t testing.TB, cmd *exec.Cmd, limit time.Duration) Result {
 	t.Helper()
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	code, took, err := WaitLimit(cmd, limit)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, Tail(out.String(), 30))
+	}
+	return Result{Out: out.String(), Code: code, Took: took}
+}
+
+// WaitLimit waits for the started cmd to exit and returns its exit code and how long the wait
+// took; after limit it kills cmd and returns an error saying so, as for any other failure to run.
+// It is the one hard limit of the end-to-end tests: a hang fails the test, never the suite.
+func WaitLimit(cmd *exec.Cmd, limit time.Duration) (code int, took time.Duration, err error) {
+	start := time.Now()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	var err error
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
 	select {
 	case err = <-done:
-	case <-time.After(limit):
-		cmd.Process.Kill()
+	case <-timer.C:
+		_ = cmd.Process.Kill()
 		<-done
-		t.Fatalf("%s: still running after %s\n%s", strings.Join(cmd.Args, " "), limit, Tail(out.String(), 30))
+		return -1, time.Since(start), fmt.Errorf("%s: still running after %s", strings.Join(cmd.Args, " "), limit)
 	}
-	r := Result{Out: out.String(), Took: time.Since(start)}
+	took = time.Since(start)
 	if ee, ok := err.(*exec.ExitError); ok {
-		r.Code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
+		return ee.ExitCode(), took, nil
 	}
-	return r
+	return 0, took, err
 }
 
 // Dnecho runs the dnecho binary bin with a hard limit, without $OZONE_CONF_DIR (the args say

@@ -8,11 +8,12 @@ import (
 	"time"
 )
 
-// roundTwoScript uses the round-two surface together against the local cluster: an async default
-// function keeping echoAsync calls in flight, timers, a SharedArray read from a JSON file,
-// k6/encoding and k6/crypto checks, a threshold on k6's http_req_duration, and a handleSummary
-// that imports textSummary from jslib's URL with no network.
-const roundTwoScript = `
+// modulesTogetherScript uses the script features beyond plain calls together against the local
+// cluster: an async default function keeping echoAsync calls in flight, timers, a SharedArray
+// read from a JSON file, k6/encoding and k6/crypto checks, a threshold on k6's
+// http_req_duration, and a handleSummary that imports textSummary from jslib's URL with no
+// network.
+const modulesTogetherScript = `
 import dnecho from 'k6/x/dnecho';
 import { check } from 'k6';
 import { SharedArray } from 'k6/data';
@@ -51,16 +52,16 @@ export default async function () {
 }
 
 export function handleSummary(data) {
-  return { stdout: 'ROUND TWO\n' + textSummary(data, { indent: ' ', enableColors: false }) };
+  return { stdout: 'FROM HANDLESUMMARY\n' + textSummary(data, { indent: ' ', enableColors: false }) };
 }
 `
 
-// TestRunRoundTwoEverything runs roundTwoScript end to end, offline, against --local-cluster.
-func TestRunRoundTwoEverything(t *testing.T) {
+// TestRunModulesTogether runs modulesTogetherScript end to end, offline, against --local-cluster.
+func TestRunModulesTogether(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	payloads := `[{"name": "small", "size": "1KB"}, {"name": "medium", "size": "16KB"}, {"name": "large", "size": "64KB"}, {"name": "empty", "size": 0}]`
-	for name, src := range map[string]string{"everything.js": roundTwoScript, "payloads.json": payloads} {
+	for name, src := range map[string]string{"everything.js": modulesTogetherScript, "payloads.json": payloads} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -71,7 +72,7 @@ func TestRunRoundTwoEverything(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.all())
 	}
-	mustContain(t, r, "ROUND TWO", "█ THRESHOLDS", "http_req_duration", "✓ every echo ok", "✓ timer ran after the calls",
+	mustContain(t, r, "FROM HANDLESUMMARY", "█ THRESHOLDS", "http_req_duration", "✓ every echo ok", "✓ timer ran after the calls",
 		"✓ base64 round trip", "✓ sha256 hex", "✓ hmac", "using dnecho's built-in textSummary")
 	e := readExport(t, export)
 	if n := e.count("dnecho_reqs"); n != 2*3*4 {
