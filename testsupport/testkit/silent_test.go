@@ -5,8 +5,12 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/goleak"
+
 	"github.com/dnecho/dnecho/testsupport/testwait"
 )
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 func TestSilentAcceptsAndNeverAnswers(t *testing.T) {
 	s := NewSilent(t)
