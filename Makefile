@@ -6,7 +6,7 @@ PKGS := ./...
 # Short fuzzing of every network decoder on each `make test` (seeds always run as unit tests).
 FUZZTIME ?= 10s
 
-.PHONY: all build demo test deps lint vet fmt proto bench bench-baseline fuzz clean real-cluster
+.PHONY: all build demo test test-fast deps lint vet fmt proto bench bench-baseline fuzz clean real-cluster
 
 all: build
 
@@ -29,6 +29,11 @@ test: deps lint
 	DNECHO_REAL_REPORT=$(CURDIR)/bin/real-ozone-tested.txt $(GO) test -race -count=1 -timeout 30m $(PKGS)
 	@cat bin/real-ozone-tested.txt 2>/dev/null || echo "no real-cluster test ran (Java 17 and Maven missing?)"
 	$(MAKE) --no-print-directory fuzz
+
+## test-fast: the fast tier: every test that starts no cluster and no real component (go test -short;
+## the shared starters skip under it), without the race detector; needs nothing installed.
+test-fast:
+	$(GO) test -short -count=1 $(PKGS)
 
 deps:
 	./scripts/test-deps.sh

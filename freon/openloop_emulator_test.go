@@ -10,8 +10,8 @@ import (
 	"github.com/dnecho/dnecho/freon"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
-	"github.com/dnecho/dnecho/minicluster/minitest"
 	"github.com/dnecho/dnecho/ozone/echo"
+	"github.com/dnecho/dnecho/testsupport/minitest"
 )
 
 // A DataNode that stops answering for a second, mid-run: the closed loop's workers wait in

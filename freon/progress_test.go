@@ -1,8 +1,8 @@
 package freon
 
 import (
-	"github.com/dnecho/dnecho/internal/testkit"
-	"github.com/dnecho/dnecho/internal/testwait"
+	"github.com/dnecho/dnecho/testsupport/testkit"
+	"github.com/dnecho/dnecho/testsupport/testwait"
 	"strings"
 	"sync/atomic"
 	"testing"

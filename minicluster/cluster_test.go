@@ -11,12 +11,14 @@ import (
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/ozone/config"
 	"github.com/dnecho/dnecho/ozone/echo"
+	"github.com/dnecho/dnecho/testsupport/testdeps"
 	"go.uber.org/goleak"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 func TestDefaultClusterEchoesOnEveryContainer(t *testing.T) {
+	testdeps.SkipShort(t, "a mini cluster")
 	c, err := minicluster.Start(minicluster.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -55,6 +57,7 @@ func TestDefaultClusterEchoesOnEveryContainer(t *testing.T) {
 }
 
 func TestHAConfigResolvesEveryNode(t *testing.T) {
+	testdeps.SkipShort(t, "a mini cluster")
 	c, err := minicluster.Start(minicluster.Options{SCMs: 3, DataNodes: 1})
 	if err != nil {
 		t.Fatal(err)

@@ -7,12 +7,12 @@ need=()
 command -v influxd >/dev/null || need+=(influxdb)
 command -v prometheus >/dev/null || need+=(prometheus)
 command -v chromium >/dev/null || need+=(chromium)
-# MIT Kerberos: a throw-away KDC per test (internal/testkdc) and kinit/klist for ticket caches.
+# MIT Kerberos: a throw-away KDC per test (testsupport/testkdc) and kinit/klist for ticket caches.
 for tool in krb5kdc:krb5-kdc kadmin.local:krb5-admin-server kinit:krb5-user; do
   command -v "${tool%%:*}" >/dev/null || [ -x "/usr/sbin/${tool%%:*}" ] || need+=("${tool#*:}")
 done
-# The JDK's own GSSAPI SASL peers (internal/jdkpeer) are compiled with javac at test time; the
-# real Apache Ozone cluster (internal/realozone) runs on Java 17 from jars Maven resolves.
+# The JDK's own GSSAPI SASL peers (testsupport/jdkpeer) are compiled with javac at test time; the
+# real Apache Ozone cluster (testsupport/realozone) runs on Java 17 from jars Maven resolves.
 command -v javac >/dev/null || need+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null || need+=(maven)
 # npm, for the TypeScript compiler that checks the typings against the examples (below).

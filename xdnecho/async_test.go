@@ -8,10 +8,10 @@ import (
 
 	"github.com/dnecho/dnecho/echometrics"
 	"github.com/dnecho/dnecho/engine/execinfo"
-	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
-	"github.com/dnecho/dnecho/minicluster/minitest"
+	"github.com/dnecho/dnecho/testsupport/minitest"
+	"github.com/dnecho/dnecho/testsupport/testwait"
 )
 
 // TestEchoAsyncKeepsCallsInFlight: one VU starts eight echoAsync calls; the DataNodes hold every

@@ -11,8 +11,8 @@ import (
 
 	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/minicluster"
-	"github.com/dnecho/dnecho/minicluster/minitest"
 	"github.com/dnecho/dnecho/ozone/echo"
+	"github.com/dnecho/dnecho/testsupport/minitest"
 )
 
 // The two benchmarks compare the whole JS path (a VU iteration calling client.echo(), samples

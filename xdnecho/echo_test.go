@@ -9,8 +9,8 @@ import (
 	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
-	"github.com/dnecho/dnecho/minicluster/minitest"
 	"github.com/dnecho/dnecho/proto/dnpb"
+	"github.com/dnecho/dnecho/testsupport/minitest"
 )
 
 func TestEchoSizes(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/minicluster"
-	"github.com/dnecho/dnecho/minicluster/minitest"
+	"github.com/dnecho/dnecho/testsupport/minitest"
 )
 
 // examplesDir holds the runnable scripts of examples/.

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/minicluster"
-	"github.com/dnecho/dnecho/minicluster/minitest"
+	"github.com/dnecho/dnecho/testsupport/minitest"
 )
 
 // TestOneLookupForManyVUs checks the single flight: VUs constructing the same Client at once in

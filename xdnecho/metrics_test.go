@@ -8,9 +8,9 @@ import (
 	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/minicluster"
-	"github.com/dnecho/dnecho/minicluster/minitest"
 	"github.com/dnecho/dnecho/ozone/datanode"
 	"github.com/dnecho/dnecho/ozone/echo"
+	"github.com/dnecho/dnecho/testsupport/minitest"
 )
 
 func TestSamplesAndTags(t *testing.T) {

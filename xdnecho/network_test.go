@@ -6,10 +6,10 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/echometrics"
-	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster"
-	"github.com/dnecho/dnecho/minicluster/minitest"
 	"github.com/dnecho/dnecho/ozone/echo"
+	"github.com/dnecho/dnecho/testsupport/minitest"
+	"github.com/dnecho/dnecho/testsupport/testwait"
 )
 
 // A Client's session is watched once, however many VUs make the Client: each tick gives every

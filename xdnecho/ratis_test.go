@@ -6,7 +6,7 @@ import (
 	"github.com/dnecho/dnecho/echometrics"
 	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/minicluster"
-	"github.com/dnecho/dnecho/minicluster/minitest"
+	"github.com/dnecho/dnecho/testsupport/minitest"
 )
 
 // TestRatisOptions: `ratis: true` sends through the pipeline's Raft group, a write unless

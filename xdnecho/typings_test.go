@@ -11,7 +11,7 @@ import (
 
 	"github.com/dnecho/dnecho/echometrics"
 	"github.com/dnecho/dnecho/engine/metrics"
-	"github.com/dnecho/dnecho/internal/testdeps"
+	"github.com/dnecho/dnecho/testsupport/testdeps"
 )
 
 // TestTypingsNameEveryMetric: js/index.d.ts, the module's contract, names every metric a

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/internal/realozone"
 	"github.com/dnecho/dnecho/ozone/datanode"
+	"github.com/dnecho/dnecho/testsupport/realozone"
 )
 
 // Outputs as the tools print them (trimmed to the lines the parsers read and their neighbours).

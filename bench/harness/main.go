@@ -5,7 +5,7 @@
 // calls/s, p50, p99 and CPU per call (user+system time from rusage, so the cluster's CPU is not
 // counted; it is shown beside, as the DataNode's CPU per call during the tool's run) with the
 // ratios checked against their targets (BENCHMARKS.md), then memory figures and the Ratis rows. With
-// -real it then starts a real Apache Ozone cluster (internal/realozone) and runs the same tools
+// -real it then starts a real Apache Ozone cluster (testsupport/realozone) and runs the same tools
 // and Java `ozone freon dn-echo` against one of its containers (real.go).
 package main
 
@@ -20,7 +20,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dnecho/dnecho/internal/testwait"
+	"github.com/dnecho/dnecho/testsupport/testwait"
 )
 
 // config is the command line.

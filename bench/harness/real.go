@@ -11,9 +11,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/dnecho/dnecho/internal/realozone"
 	"github.com/dnecho/dnecho/ozone/datanode"
 	"github.com/dnecho/dnecho/ozone/scm"
+	"github.com/dnecho/dnecho/testsupport/realozone"
 )
 
 // Defaults of the section against a real DataNode: about five minutes on two cores, the cluster's

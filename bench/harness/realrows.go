@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/bench/floor"
-	"github.com/dnecho/dnecho/internal/realozone"
+	"github.com/dnecho/dnecho/testsupport/realozone"
 )
 
 // realThreads is the concurrency of every row against the real DataNode: freon's -t, run's VUs,

@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/dnecho/dnecho/internal/realozone"
+	"github.com/dnecho/dnecho/testsupport/realozone"
 )
 
 func main() {

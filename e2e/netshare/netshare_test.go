@@ -14,10 +14,10 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/dnecho/dnecho/internal/realozone"
-	"github.com/dnecho/dnecho/internal/testdeps"
-	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster"
+	"github.com/dnecho/dnecho/testsupport/realozone"
+	"github.com/dnecho/dnecho/testsupport/testdeps"
+	"github.com/dnecho/dnecho/testsupport/testwait"
 )
 
 func TestMain(m *testing.M) {
@@ -41,6 +41,7 @@ const nsAddr = "10.254.78.1"
 //
 // Unshaped and shaped runs share one cluster; the slow DataNode is a second one.
 func TestNetworkShare(t *testing.T) {
+	testdeps.SkipShort(t, "a mini cluster in a network namespace")
 	testdeps.RequireTool(t, "ip", "install iproute2")
 	testdeps.RequireTool(t, "tc", "install iproute2")
 	testdeps.Require(t, "network namespace", realozone.CanCreateNetNS(), "run the tests as root")

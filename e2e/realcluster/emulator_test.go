@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/dnecho/dnecho/minicluster"
-	"github.com/dnecho/dnecho/minicluster/minitest"
+	"github.com/dnecho/dnecho/testsupport/minitest"
 )
 
 // emulator starts dnecho's emulated cluster with its conf dir, so that a behaviour seen on the

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/e2e/realkit"
-	"github.com/dnecho/dnecho/internal/realozone"
+	"github.com/dnecho/dnecho/testsupport/realkit"
+	"github.com/dnecho/dnecho/testsupport/realozone"
 )
 
 // binPath is the dnecho binary TestMain builds.

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/internal/realozone"
+	"github.com/dnecho/dnecho/testsupport/realozone"
 )
 
 // A real DataNode logs a WARN of clientService with clientCancelled when a client ends its

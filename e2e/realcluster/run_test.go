@@ -2,7 +2,7 @@ package realcluster
 
 import (
 	"fmt"
-	"github.com/dnecho/dnecho/internal/testkit"
+	"github.com/dnecho/dnecho/testsupport/testkit"
 	"path/filepath"
 	"testing"
 	"time"

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/internal/realozone"
+	"github.com/dnecho/dnecho/testsupport/realozone"
 )
 
 // A real DataNode made slow by pausing it (SIGSTOP) for stallOn out of every 3×stallOn: calls that

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/internal/realozone"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
+	"github.com/dnecho/dnecho/testsupport/realozone"
 )
 
 // These run last in the package (go test takes the files in name order, hence z_): an outage can

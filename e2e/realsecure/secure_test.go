@@ -16,10 +16,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/e2e/realkit"
-	"github.com/dnecho/dnecho/internal/realozone"
-	"github.com/dnecho/dnecho/internal/testdeps"
-	"github.com/dnecho/dnecho/internal/testkdc"
+	"github.com/dnecho/dnecho/testsupport/realkit"
+	"github.com/dnecho/dnecho/testsupport/realozone"
+	"github.com/dnecho/dnecho/testsupport/testdeps"
+	"github.com/dnecho/dnecho/testsupport/testkdc"
 )
 
 // binPath is the dnecho binary TestMain builds.

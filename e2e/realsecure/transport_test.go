@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/dnecho/dnecho/e2e/realkit"
+	"github.com/dnecho/dnecho/testsupport/realkit"
 )
 
 // bothTransports runs the same freon calls with --transport grpc and h2 over TLS (the CA from the

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/dnecho/dnecho/engine/summary"
-	"github.com/dnecho/dnecho/internal/testkit"
+	"github.com/dnecho/dnecho/testsupport/testkit"
 )
 
 // groups checks in the root group, in nested groups and in setup (which every instance runs);

@@ -18,8 +18,8 @@ import (
 	"github.com/dnecho/dnecho/engine/runner"
 	"github.com/dnecho/dnecho/engine/summary"
 	"github.com/dnecho/dnecho/internal/exitcode"
-	"github.com/dnecho/dnecho/internal/testkit"
-	"github.com/dnecho/dnecho/internal/testwait"
+	"github.com/dnecho/dnecho/testsupport/testkit"
+	"github.com/dnecho/dnecho/testsupport/testwait"
 )
 
 // hookScript: server b answers in 9 ms, a in 1 ms, on every instance; each instance sets the

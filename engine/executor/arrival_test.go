@@ -9,6 +9,7 @@ import (
 
 	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/engine/plan"
+	"github.com/dnecho/dnecho/testsupport/scenariotest"
 )
 
 type delays struct {
@@ -35,7 +36,7 @@ func onSchedule(t *testing.T, recs []rec) {
 
 func TestConstantArrivalRate(t *testing.T) {
 	virtual(t, func(t *testing.T) {
-		sc := mustDecode(t, "a", `{"executor": "constant-arrival-rate", "rate": 20, "timeUnit": "1s", "duration": "1s", "preAllocatedVUs": 10}`)
+		sc := scenariotest.Decode(t, "a", `{"executor": "constant-arrival-rate", "rate": 20, "timeUnit": "1s", "duration": "1s", "preAllocatedVUs": 10}`)
 		obs := &delays{}
 		h := newHarness(t, sleepBody(5*time.Millisecond), Options{StartDelay: obs}, sc)
 		var right []string
@@ -60,7 +61,7 @@ func TestConstantArrivalRate(t *testing.T) {
 
 func TestRampingArrivalRate(t *testing.T) {
 	virtual(t, func(t *testing.T) {
-		sc := mustDecode(t, "r", `{"executor": "ramping-arrival-rate", "startRate": 0, "preAllocatedVUs": 2,
+		sc := scenariotest.Decode(t, "r", `{"executor": "ramping-arrival-rate", "startRate": 0, "preAllocatedVUs": 2,
 		  "stages": [{"duration": "1s", "target": 20}]}`)
 		h := newHarness(t, sleepBody(5*time.Millisecond), Options{}, sc)
 		if _, err := h.run(); err != nil {
@@ -83,7 +84,7 @@ func TestRampingArrivalRate(t *testing.T) {
 // queued, and the cap is logged once.
 func TestArrivalRateDropsWhenBusy(t *testing.T) {
 	virtual(t, func(t *testing.T) {
-		sc := mustDecode(t, "d", `{"executor": "constant-arrival-rate", "rate": 20, "duration": "1s", "preAllocatedVUs": 1, "gracefulStop": "0s"}`)
+		sc := scenariotest.Decode(t, "d", `{"executor": "constant-arrival-rate", "rate": 20, "duration": "1s", "preAllocatedVUs": 1, "gracefulStop": "0s"}`)
 		h := newHarness(t, sleepBody(5*time.Second), Options{}, sc)
 		if _, err := h.run(); err != nil {
 			t.Fatal(err)
@@ -112,7 +113,7 @@ func TestArrivalRateDropsWhenBusy(t *testing.T) {
 // TestArrivalRateGrowsVUs: beyond preAllocatedVUs, VUs are added one at a time up to maxVUs.
 func TestArrivalRateGrowsVUs(t *testing.T) {
 	virtual(t, func(t *testing.T) {
-		sc := mustDecode(t, "g", `{"executor": "constant-arrival-rate", "rate": 20, "duration": "1s", "preAllocatedVUs": 1, "maxVUs": 4}`)
+		sc := scenariotest.Decode(t, "g", `{"executor": "constant-arrival-rate", "rate": 20, "duration": "1s", "preAllocatedVUs": 1, "maxVUs": 4}`)
 		h := newHarness(t, sleepBody(140*time.Millisecond), Options{}, sc)
 		h.rt.initDelay = 10 * time.Millisecond
 		var maxActive int64

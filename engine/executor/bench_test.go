@@ -10,7 +10,8 @@ import (
 	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/scenario"
-	"github.com/dnecho/dnecho/internal/testwait"
+	"github.com/dnecho/dnecho/testsupport/scenariotest"
+	"github.com/dnecho/dnecho/testsupport/testwait"
 )
 
 // noopVU does nothing per iteration, so benchmarks measure the scheduler alone.
@@ -25,7 +26,7 @@ func (noopVU) Deactivate() {}
 func benchRun(b *testing.B, js string) *Scheduler {
 	b.Helper()
 	s, err := New(Options{
-		Scenarios: []scenario.Config{mustDecode(b, "s", js)},
+		Scenarios: []scenario.Config{scenariotest.Decode(b, "s", js)},
 		VUs:       VUFactoryFunc(func(context.Context, execinfo.VUID) (VU, error) { return noopVU{}, nil }),
 	})
 	if err != nil {
@@ -61,7 +62,7 @@ func BenchmarkPerVUIterations(b *testing.B) {
 func BenchmarkArrivalRateDispatch(b *testing.B) {
 	var dropped atomic.Int64
 	s, err := New(Options{
-		Scenarios: []scenario.Config{mustDecode(b, "s", fmt.Sprintf(
+		Scenarios: []scenario.Config{scenariotest.Decode(b, "s", fmt.Sprintf(
 			`{"executor": "constant-arrival-rate", "rate": %d, "duration": "1h", "preAllocatedVUs": 4, "gracefulStop": "0s"}`, b.N*1000))},
 		VUs: VUFactoryFunc(func(context.Context, execinfo.VUID) (VU, error) { return noopVU{}, nil }),
 		Samples: metrics.PusherFunc(func(ss []metrics.Sample) {

@@ -14,10 +14,9 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/dnecho/dnecho/engine/execinfo"
-	"github.com/dnecho/dnecho/engine/metrics/metricstest"
-	"github.com/dnecho/dnecho/engine/plan"
 	"github.com/dnecho/dnecho/engine/scenario"
-	"github.com/dnecho/dnecho/internal/testkit"
+	"github.com/dnecho/dnecho/testsupport/metricstest"
+	"github.com/dnecho/dnecho/testsupport/testkit"
 )
 
 // The scheduler's tests run inside testing/synctest bubbles: time there is virtual and moves on
@@ -219,25 +218,6 @@ func (h *harness) runSampling(offsets []time.Duration, f func(i int)) (time.Dura
 
 // start is when the scenario i started.
 func (h *harness) start(i int) time.Time { return h.s.scenarios[i].startedAt() }
-
-func mustDecode(t testing.TB, name, js string) scenario.Config {
-	t.Helper()
-	c, err := scenario.DecodeScenario(name, []byte(js))
-	if err != nil {
-		t.Fatalf("decode %s: %v", name, err)
-	}
-	return c
-}
-
-// tuple builds an execution tuple from its text forms.
-func tuple(t testing.TB, seg, seq string) *plan.ExecutionTuple {
-	t.Helper()
-	et, err := plan.ParseExecutionTuple(seg, seq)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return et
-}
 
 // equalTimes checks events against their planned offsets, exactly: virtual time has no jitter.
 func equalTimes(t *testing.T, what string, got, want []time.Duration) {

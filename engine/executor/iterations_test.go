@@ -7,11 +7,12 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/engine/execinfo"
+	"github.com/dnecho/dnecho/testsupport/scenariotest"
 )
 
 func TestSharedIterationsSplit(t *testing.T) {
 	virtual(t, func(t *testing.T) {
-		sc := mustDecode(t, "s", `{"executor": "shared-iterations", "vus": 4, "iterations": 100, "maxDuration": "10s"}`)
+		sc := scenariotest.Decode(t, "s", `{"executor": "shared-iterations", "vus": 4, "iterations": 100, "maxDuration": "10s"}`)
 		h := newHarness(t, sleepBody(time.Millisecond), Options{}, sc)
 		if _, err := h.run(); err != nil {
 			t.Fatal(err)
@@ -59,7 +60,7 @@ func TestSharedIterationsSplit(t *testing.T) {
 
 func TestSharedIterationsMaxDurationDrops(t *testing.T) {
 	virtual(t, func(t *testing.T) {
-		sc := mustDecode(t, "s", `{"executor": "shared-iterations", "vus": 2, "iterations": 50, "maxDuration": "1s", "gracefulStop": "0s"}`)
+		sc := scenariotest.Decode(t, "s", `{"executor": "shared-iterations", "vus": 2, "iterations": 50, "maxDuration": "1s", "gracefulStop": "0s"}`)
 		h := newHarness(t, sleepBody(300*time.Millisecond), Options{}, sc)
 		if _, err := h.run(); err != nil {
 			t.Fatal(err)
@@ -84,7 +85,7 @@ func TestSharedIterationsMaxDurationDrops(t *testing.T) {
 
 func TestPerVUIterationsExact(t *testing.T) {
 	virtual(t, func(t *testing.T) {
-		sc := mustDecode(t, "p", `{"executor": "per-vu-iterations", "vus": 3, "iterations": 5}`)
+		sc := scenariotest.Decode(t, "p", `{"executor": "per-vu-iterations", "vus": 3, "iterations": 5}`)
 		h := newHarness(t, sleepBody(time.Millisecond), Options{}, sc)
 		if _, err := h.run(); err != nil {
 			t.Fatal(err)
@@ -104,7 +105,7 @@ func TestPerVUIterationsExact(t *testing.T) {
 
 func TestPerVUIterationsDropsPerVU(t *testing.T) {
 	virtual(t, func(t *testing.T) {
-		sc := mustDecode(t, "p", `{"executor": "per-vu-iterations", "vus": 2, "iterations": 10, "maxDuration": "1s", "gracefulStop": "0s"}`)
+		sc := scenariotest.Decode(t, "p", `{"executor": "per-vu-iterations", "vus": 2, "iterations": 10, "maxDuration": "1s", "gracefulStop": "0s"}`)
 		h := newHarness(t, sleepBody(300*time.Millisecond), Options{VUTag: true}, sc)
 		if _, err := h.run(); err != nil {
 			t.Fatal(err)
@@ -130,7 +131,7 @@ func TestPerVUIterationsDropsPerVU(t *testing.T) {
 
 func TestScriptExceptionCountsAsComplete(t *testing.T) {
 	virtual(t, func(t *testing.T) {
-		sc := mustDecode(t, "s", `{"executor": "shared-iterations", "vus": 1, "iterations": 3}`)
+		sc := scenariotest.Decode(t, "s", `{"executor": "shared-iterations", "vus": 1, "iterations": 3}`)
 		h := newHarness(t, func(_ context.Context, r rec) execinfo.Result {
 			if r.It.ScenarioInInstance == 1 {
 				return execinfo.Result{Outcome: execinfo.Failed, Err: errText("ReferenceError: x is not defined")}

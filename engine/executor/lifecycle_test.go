@@ -12,14 +12,15 @@ import (
 	"github.com/dnecho/dnecho/engine/execinfo"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/scenario"
+	"github.com/dnecho/dnecho/testsupport/scenariotest"
 )
 
 // TestStartTimeAndVUReuse: a later scenario starts at its startTime, reuses the VUs of an
 // earlier one, and `__ITER` keeps counting across scenarios.
 func TestStartTimeAndVUReuse(t *testing.T) {
 	virtual(t, func(t *testing.T) {
-		a := mustDecode(t, "a", `{"executor": "per-vu-iterations", "vus": 2, "iterations": 2, "maxDuration": "2s", "gracefulStop": "0s"}`)
-		b := mustDecode(t, "b", `{"executor": "shared-iterations", "vus": 2, "iterations": 6, "startTime": "3s", "exec": "other"}`)
+		a := scenariotest.Decode(t, "a", `{"executor": "per-vu-iterations", "vus": 2, "iterations": 2, "maxDuration": "2s", "gracefulStop": "0s"}`)
+		b := scenariotest.Decode(t, "b", `{"executor": "shared-iterations", "vus": 2, "iterations": 6, "startTime": "3s", "exec": "other"}`)
 		h := newHarness(t, sleepBody(10*time.Millisecond), Options{}, a, b)
 		if h.s.Requirements().PlannedVUs != 2 {
 			t.Fatalf("planned VUs = %d, want 2 (scenarios do not overlap)", h.s.Requirements().PlannedVUs)
@@ -60,7 +61,7 @@ func TestStartTimeAndVUReuse(t *testing.T) {
 // (start time, progress) follows the run.
 func TestActivationFields(t *testing.T) {
 	virtual(t, func(t *testing.T) {
-		sc := mustDecode(t, "s", `{"executor": "shared-iterations", "vus": 1, "iterations": 2, "exec": "fn",
+		sc := scenariotest.Decode(t, "s", `{"executor": "shared-iterations", "vus": 1, "iterations": 2, "exec": "fn",
 		  "env": {"K": "V"}, "tags": {"team": "x"}}`)
 		var mu sync.Mutex
 		var seen []*execinfo.Scenario
@@ -112,8 +113,8 @@ func (s activationSpy) Activate(sc *execinfo.Scenario) Activation {
 
 func TestStopGracefulLetsIterationsFinish(t *testing.T) {
 	virtual(t, func(t *testing.T) {
-		run := mustDecode(t, "run", `{"executor": "constant-vus", "vus": 2, "duration": "10s", "gracefulStop": "1s"}`)
-		later := mustDecode(t, "later", `{"executor": "constant-vus", "duration": "1s", "startTime": "5s"}`)
+		run := scenariotest.Decode(t, "run", `{"executor": "constant-vus", "vus": 2, "duration": "10s", "gracefulStop": "1s"}`)
+		later := scenariotest.Decode(t, "later", `{"executor": "constant-vus", "duration": "1s", "startTime": "5s"}`)
 		h := newHarness(t, sleepBody(400*time.Millisecond), Options{}, run, later)
 		took, err := h.runSampling(ms(100), func(int) { h.s.Stop(false) })
 		if err != nil {
@@ -139,7 +140,7 @@ func TestStopGracefulLetsIterationsFinish(t *testing.T) {
 
 func TestStopGracefulThenInterrupt(t *testing.T) {
 	virtual(t, func(t *testing.T) {
-		sc := mustDecode(t, "s", `{"executor": "constant-vus", "vus": 2, "duration": "10s", "gracefulStop": "200ms"}`)
+		sc := scenariotest.Decode(t, "s", `{"executor": "constant-vus", "vus": 2, "duration": "10s", "gracefulStop": "200ms"}`)
 		h := newHarness(t, sleepBody(5*time.Second), Options{}, sc)
 		took, err := h.runSampling(ms(100), func(int) { h.s.Stop(false) })
 		if err != nil {
@@ -156,7 +157,7 @@ func TestStopGracefulThenInterrupt(t *testing.T) {
 
 func TestStopHard(t *testing.T) {
 	virtual(t, func(t *testing.T) {
-		sc := mustDecode(t, "s", `{"executor": "constant-vus", "vus": 2, "duration": "10s"}`)
+		sc := scenariotest.Decode(t, "s", `{"executor": "constant-vus", "vus": 2, "duration": "10s"}`)
 		h := newHarness(t, sleepBody(5*time.Second), Options{}, sc)
 		took, err := h.runSampling(ms(100, 150), func(i int) { h.s.Stop(i == 1) })
 		if err != nil {
@@ -174,7 +175,7 @@ func TestStopHard(t *testing.T) {
 func TestAbortFromIteration(t *testing.T) {
 	virtual(t, func(t *testing.T) {
 		boom := errors.New("test aborted: enough")
-		sc := mustDecode(t, "s", `{"executor": "shared-iterations", "vus": 1, "iterations": 10}`)
+		sc := scenariotest.Decode(t, "s", `{"executor": "shared-iterations", "vus": 1, "iterations": 10}`)
 		h := newHarness(t, func(_ context.Context, r rec) execinfo.Result {
 			if r.It.ScenarioInInstance == 3 {
 				return execinfo.Result{Outcome: execinfo.Aborted, Err: boom}
@@ -197,7 +198,7 @@ func TestAbortFromIteration(t *testing.T) {
 func TestAbortFromOutsideAndCtxCancel(t *testing.T) {
 	t.Run("abort", func(t *testing.T) {
 		virtual(t, func(t *testing.T) {
-			sc := mustDecode(t, "s", `{"executor": "constant-vus", "duration": "10s"}`)
+			sc := scenariotest.Decode(t, "s", `{"executor": "constant-vus", "duration": "10s"}`)
 			h := newHarness(t, sleepBody(time.Second), Options{}, sc)
 			cause := errors.New("thresholds crossed")
 			took, err := h.runSampling(ms(50), func(int) { h.s.Abort(cause); h.s.Abort(errors.New("second")) })
@@ -208,7 +209,7 @@ func TestAbortFromOutsideAndCtxCancel(t *testing.T) {
 	})
 	t.Run("ctx", func(t *testing.T) {
 		virtual(t, func(t *testing.T) {
-			sc := mustDecode(t, "s", `{"executor": "constant-vus", "duration": "10s"}`)
+			sc := scenariotest.Decode(t, "s", `{"executor": "constant-vus", "duration": "10s"}`)
 			h := newHarness(t, sleepBody(time.Second), Options{}, sc)
 			ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 			defer cancel()
@@ -256,7 +257,7 @@ func TestGauges(t *testing.T) {
 			virtual(t, func(t *testing.T) {
 				var scs []scenario.Config
 				for i, js := range c.scs {
-					scs = append(scs, mustDecode(t, fmt.Sprintf("s%d", i), js))
+					scs = append(scs, scenariotest.Decode(t, fmt.Sprintf("s%d", i), js))
 				}
 				h := newHarness(t, c.body, Options{RunTags: metrics.NewTags(map[string]string{"run": "x"})}, scs...)
 				start := time.Now()
@@ -299,7 +300,7 @@ func TestSegmentedInstances(t *testing.T) {
 				var wg sync.WaitGroup
 				var mu sync.Mutex
 				for _, seg := range []string{"0:1/2", "1/2:1"} {
-					h := newHarness(t, sleepBody(time.Millisecond), Options{Tuple: tuple(t, seg, "0,1/2,1")}, mustDecode(t, "s", c.js))
+					h := newHarness(t, sleepBody(time.Millisecond), Options{Tuple: scenariotest.Tuple(t, seg, "0,1/2,1")}, scenariotest.Decode(t, "s", c.js))
 					wg.Go(func() {
 						if _, err := h.run(); err != nil {
 							t.Error(err)

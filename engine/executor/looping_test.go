@@ -7,11 +7,12 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/engine/execinfo"
+	"github.com/dnecho/dnecho/testsupport/scenariotest"
 )
 
 func TestConstantVUs(t *testing.T) {
 	virtual(t, func(t *testing.T) {
-		sc := mustDecode(t, "c", `{"executor": "constant-vus", "vus": 3, "duration": "1s"}`)
+		sc := scenariotest.Decode(t, "c", `{"executor": "constant-vus", "vus": 3, "duration": "1s"}`)
 		h := newHarness(t, sleepBody(90*time.Millisecond), Options{}, sc)
 		var mid execinfo.InstanceStats
 		var prog ScenarioProgress
@@ -47,7 +48,7 @@ func TestConstantVUs(t *testing.T) {
 
 func TestRampingVUsCountsOverTime(t *testing.T) {
 	virtual(t, func(t *testing.T) {
-		sc := mustDecode(t, "r", `{"executor": "ramping-vus", "startVUs": 0, "gracefulRampDown": "0s", "gracefulStop": "0s",
+		sc := scenariotest.Decode(t, "r", `{"executor": "ramping-vus", "startVUs": 0, "gracefulRampDown": "0s", "gracefulStop": "0s",
 		  "stages": [{"duration": "400ms", "target": 4}, {"duration": "400ms", "target": 4}, {"duration": "400ms", "target": 0}]}`)
 		// 23 ms iterations never end exactly when a VU joins or leaves.
 		h := newHarness(t, sleepBody(23*time.Millisecond), Options{}, sc)
@@ -86,7 +87,7 @@ func TestRampingVUsGracefulRampDown(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.rampDown, func(t *testing.T) {
 			virtual(t, func(t *testing.T) {
-				sc := mustDecode(t, "r", `{"executor": "ramping-vus", "startVUs": 2, "gracefulRampDown": "`+c.rampDown+`",
+				sc := scenariotest.Decode(t, "r", `{"executor": "ramping-vus", "startVUs": 2, "gracefulRampDown": "`+c.rampDown+`",
 				  "stages": [{"duration": "200ms", "target": 2}, {"duration": "0s", "target": 0}, {"duration": "800ms", "target": 0}]}`)
 				h := newHarness(t, sleepBody(500*time.Millisecond), Options{}, sc)
 				if _, err := h.run(); err != nil {
@@ -106,7 +107,7 @@ func TestRampingVUsGracefulRampDown(t *testing.T) {
 
 func TestGracefulStopInterrupts(t *testing.T) {
 	virtual(t, func(t *testing.T) {
-		sc := mustDecode(t, "c", `{"executor": "constant-vus", "vus": 2, "duration": "1s", "gracefulStop": "300ms"}`)
+		sc := scenariotest.Decode(t, "c", `{"executor": "constant-vus", "vus": 2, "duration": "1s", "gracefulStop": "300ms"}`)
 		h := newHarness(t, sleepBody(2*time.Second), Options{}, sc)
 		var status Status
 		took, err := h.runSampling(ms(1150), func(int) { status = h.s.Progress()[0].Status })
@@ -130,7 +131,7 @@ func TestGracefulStopInterrupts(t *testing.T) {
 // gracefulRampDown ends resumes in place; it is neither replaced nor re-activated.
 func TestRampingVUsResumeWithinRampDown(t *testing.T) {
 	virtual(t, func(t *testing.T) {
-		sc := mustDecode(t, "r", `{"executor": "ramping-vus", "startVUs": 2, "gracefulRampDown": "1s",
+		sc := scenariotest.Decode(t, "r", `{"executor": "ramping-vus", "startVUs": 2, "gracefulRampDown": "1s",
 		  "stages": [{"duration": "150ms", "target": 2}, {"duration": "0s", "target": 1}, {"duration": "300ms", "target": 1},
 		             {"duration": "0s", "target": 2}, {"duration": "200ms", "target": 2}]}`)
 		h := newHarness(t, sleepBody(45*time.Millisecond), Options{}, sc)

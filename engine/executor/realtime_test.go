@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/engine/execinfo"
+	"github.com/dnecho/dnecho/testsupport/scenariotest"
 )
 
 // Smoke tests on the real clock: the virtual-time tests above prove the timing, these prove the
@@ -14,7 +15,7 @@ import (
 // and order, never how long something took.
 
 func TestRealClockSharedIterations(t *testing.T) {
-	sc := mustDecode(t, "s", `{"executor": "shared-iterations", "vus": 4, "iterations": 100, "maxDuration": "1m"}`)
+	sc := scenariotest.Decode(t, "s", `{"executor": "shared-iterations", "vus": 4, "iterations": 100, "maxDuration": "1m"}`)
 	h := newHarness(t, sleepBody(time.Millisecond), Options{}, sc)
 	if _, err := h.run(); err != nil {
 		t.Fatal(err)
@@ -43,7 +44,7 @@ func TestRealClockStop(t *testing.T) {
 		<-ctx.Done()
 		return execinfo.Result{Outcome: execinfo.Interrupted}
 	}
-	sc := mustDecode(t, "s", `{"executor": "constant-vus", "vus": 2, "duration": "1h", "gracefulStop": "0s"}`)
+	sc := scenariotest.Decode(t, "s", `{"executor": "constant-vus", "vus": 2, "duration": "1h", "gracefulStop": "0s"}`)
 	h := newHarness(t, body, Options{}, sc)
 	done := make(chan error, 1)
 	go func() { _, err := h.run(); done <- err }()
@@ -73,7 +74,7 @@ func TestRealClockStop(t *testing.T) {
 // stage, which has no minimum duration): due times are computed, never measured, so they are
 // exact whatever the machine's load.
 func TestRealClockArrivalRate(t *testing.T) {
-	sc := mustDecode(t, "a", `{"executor": "ramping-arrival-rate", "startRate": 50, "preAllocatedVUs": 5,
+	sc := scenariotest.Decode(t, "a", `{"executor": "ramping-arrival-rate", "startRate": 50, "preAllocatedVUs": 5,
 	  "stages": [{"duration": "200ms", "target": 50}]}`)
 	h := newHarness(t, sleepBody(time.Millisecond), Options{}, sc)
 	if _, err := h.run(); err != nil {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dnecho/dnecho/testsupport/scenariotest"
 )
 
 // segmentRun is what one instance of a segmented test did.
@@ -26,9 +28,9 @@ func runSegments(t *testing.T, js, seq string, body time.Duration) (parts []segm
 		virtual(t, func(t *testing.T) {
 			opts := Options{}
 			if seg != "" {
-				opts.Tuple = tuple(t, seg, seq)
+				opts.Tuple = scenariotest.Tuple(t, seg, seq)
 			}
-			h := newHarness(t, sleepBody(body), opts, mustDecode(t, "s", js))
+			h := newHarness(t, sleepBody(body), opts, scenariotest.Decode(t, "s", js))
 			if _, err := h.run(); err != nil {
 				t.Fatal(err)
 			}

@@ -2,8 +2,8 @@ package js
 
 import (
 	"context"
-	"github.com/dnecho/dnecho/engine/metrics/metricstest"
-	"github.com/dnecho/dnecho/internal/testkit"
+	"github.com/dnecho/dnecho/testsupport/metricstest"
+	"github.com/dnecho/dnecho/testsupport/testkit"
 	"log/slog"
 	"os"
 	"path/filepath"

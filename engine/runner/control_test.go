@@ -14,7 +14,7 @@ import (
 	"github.com/dnecho/dnecho/engine/options"
 	"github.com/dnecho/dnecho/engine/restapi"
 	"github.com/dnecho/dnecho/internal/exitcode"
-	"github.com/dnecho/dnecho/internal/testwait"
+	"github.com/dnecho/dnecho/testsupport/testwait"
 )
 
 // apiRun is a run with its REST API served by the real handler.

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/dnecho/dnecho/engine/options"
-	"github.com/dnecho/dnecho/internal/testkit"
+	"github.com/dnecho/dnecho/testsupport/testkit"
 )
 
 // groupsScript counts checks in the root group, in nested groups and in setup; teardown and the

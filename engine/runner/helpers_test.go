@@ -16,8 +16,8 @@ import (
 	"github.com/dnecho/dnecho/engine/null"
 	"github.com/dnecho/dnecho/engine/options"
 	"github.com/dnecho/dnecho/engine/summary"
-	"github.com/dnecho/dnecho/internal/testkit"
-	"github.com/dnecho/dnecho/internal/testwait"
+	"github.com/dnecho/dnecho/testsupport/testkit"
+	"github.com/dnecho/dnecho/testsupport/testwait"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }

@@ -1,9 +1,10 @@
-package scenario
+package scenario_test
 
 import (
 	"testing"
 
 	"github.com/dnecho/dnecho/engine/plan"
+	"github.com/dnecho/dnecho/testsupport/scenariotest"
 )
 
 func TestDescriptions(t *testing.T) {
@@ -34,10 +35,10 @@ func TestDescriptions(t *testing.T) {
 			"Up to 50.00 iterations/s for 20s over 2 stages (maxVUs: 10-20, gracefulStop: 30s)"},
 	}
 	for _, c := range cases {
-		sc := mustDecode(t, "s", c.js)
+		sc := scenariotest.Decode(t, "s", c.js)
 		var et *plan.ExecutionTuple
 		if c.seg != "" {
-			et = tuple(t, c.seg, "0,1/4,1/2,3/4,1")
+			et = scenariotest.Tuple(t, c.seg, "0,1/4,1/2,3/4,1")
 		}
 		if got := sc.Description(et); got != c.want {
 			t.Errorf("%s:\n got %q\nwant %q", c.js, got, c.want)

@@ -1,8 +1,11 @@
-package scenario
+package scenario_test
 
 import (
 	"testing"
 	"time"
+
+	"github.com/dnecho/dnecho/engine/scenario"
+	"github.com/dnecho/dnecho/testsupport/scenariotest"
 )
 
 func TestLength(t *testing.T) {
@@ -25,11 +28,11 @@ func TestLength(t *testing.T) {
 		{"none", nil, 0},
 	}
 	for _, tt := range tests {
-		var cs []Config
+		var cs []scenario.Config
 		for i, js := range tt.scenarios {
-			cs = append(cs, mustDecode(t, string(rune('a'+i)), js))
+			cs = append(cs, scenariotest.Decode(t, string(rune('a'+i)), js))
 		}
-		if got := Length(cs); got != tt.want {
+		if got := scenario.Length(cs); got != tt.want {
 			t.Errorf("%s: Length = %s, want %s", tt.name, got, tt.want)
 		}
 	}

@@ -1,8 +1,11 @@
-package scenario
+package scenario_test
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/dnecho/dnecho/engine/scenario"
+	"github.com/dnecho/dnecho/testsupport/scenariotest"
 )
 
 // TestValidationMessages checks every validation rule of the executors and its k6 wording.
@@ -62,8 +65,8 @@ func TestValidationMessages(t *testing.T) {
 			"at least one stage has to be specified", "maxVUs can't be less than preAllocatedVUs"}},
 	}
 	for _, c := range cases {
-		sc := mustDecode(t, c.name, c.js)
-		err := ValidateScenarios([]Config{sc})
+		sc := scenariotest.Decode(t, c.name, c.js)
+		err := scenario.ValidateScenarios([]scenario.Config{sc})
 		if c.want == nil {
 			if err != nil {
 				t.Errorf("%s: unexpected error %v", c.js, err)
@@ -74,21 +77,21 @@ func TestValidationMessages(t *testing.T) {
 		if err == nil || err.Error() != want {
 			t.Errorf("%s:\n got: %v\nwant: %s", c.js, err, want)
 		}
-		if !IsConfigError(err) {
+		if !scenario.IsConfigError(err) {
 			t.Errorf("%s: %T is not a *ConfigError", c.js, err)
 		}
 	}
 }
 
 func TestValidateDuplicateAndExecs(t *testing.T) {
-	a := mustDecode(t, "a", `{"executor": "shared-iterations", "exec": "foo"}`)
-	b := mustDecode(t, "a", `{"executor": "shared-iterations"}`)
-	if err := ValidateScenarios([]Config{a, b}); err == nil || !strings.Contains(err.Error(), "defined more than once") {
+	a := scenariotest.Decode(t, "a", `{"executor": "shared-iterations", "exec": "foo"}`)
+	b := scenariotest.Decode(t, "a", `{"executor": "shared-iterations"}`)
+	if err := scenario.ValidateScenarios([]scenario.Config{a, b}); err == nil || !strings.Contains(err.Error(), "defined more than once") {
 		t.Errorf("duplicate names: %v", err)
 	}
 	exports := map[string]bool{"default": true}
-	err := CheckExecs([]Config{a, b}, func(n string) bool { return exports[n] })
-	if err == nil || err.Error() != "executor a: function 'foo' not found in exports" || !IsConfigError(err) {
+	err := scenario.CheckExecs([]scenario.Config{a, b}, func(n string) bool { return exports[n] })
+	if err == nil || err.Error() != "executor a: function 'foo' not found in exports" || !scenario.IsConfigError(err) {
 		t.Errorf("CheckExecs = %v", err)
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/dnecho/dnecho/engine/ingest"
 	"github.com/dnecho/dnecho/engine/metrics"
 	"github.com/dnecho/dnecho/engine/threshold"
-	"github.com/dnecho/dnecho/internal/testkit"
+	"github.com/dnecho/dnecho/testsupport/testkit"
 )
 
 // scenario is a fixed run: 10 s, 500 iterations, 3 DataNodes, checks in the root group and in a

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/dnecho/dnecho/internal/testkit"
+	"github.com/dnecho/dnecho/testsupport/testkit"
 	"log/slog"
 	"strings"
 	"sync"

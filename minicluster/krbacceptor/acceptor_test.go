@@ -4,8 +4,8 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/dnecho/dnecho/internal/testkdc"
 	"github.com/dnecho/dnecho/ozone/kerberos"
+	"github.com/dnecho/dnecho/testsupport/testkdc"
 )
 
 // The acceptor refuses a ticket for another service, an AP-REQ it has seen, and tokens that are

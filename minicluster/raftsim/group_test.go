@@ -8,11 +8,11 @@ import (
 
 	"google.golang.org/grpc/codes"
 
-	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
 	"github.com/dnecho/dnecho/minicluster/raftsim"
 	"github.com/dnecho/dnecho/proto/hddspb"
 	"github.com/dnecho/dnecho/proto/ratispb"
+	"github.com/dnecho/dnecho/testsupport/testwait"
 )
 
 // hour stands for "never" in replication delays.

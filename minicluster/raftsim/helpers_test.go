@@ -17,11 +17,11 @@ import (
 
 	"github.com/dnecho/dnecho/minicluster/dnsim"
 	"github.com/dnecho/dnecho/minicluster/raftsim"
-	"github.com/dnecho/dnecho/minicluster/raftsim/raftsimtest"
 	"github.com/dnecho/dnecho/ozone/datanode"
 	"github.com/dnecho/dnecho/proto/hddspb"
 	"github.com/dnecho/dnecho/proto/ratisgrpcpb"
 	"github.com/dnecho/dnecho/proto/ratispb"
+	"github.com/dnecho/dnecho/testsupport/raftsimtest"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }

@@ -6,10 +6,10 @@ import (
 
 	"google.golang.org/grpc/codes"
 
-	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster/raftsim"
 	"github.com/dnecho/dnecho/proto/hddspb"
 	"github.com/dnecho/dnecho/proto/ratispb"
+	"github.com/dnecho/dnecho/testsupport/testwait"
 )
 
 // TestStreamErrors: requests a real DataNode cannot take end the stream with INTERNAL and the

@@ -8,9 +8,9 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
-	rv "github.com/dnecho/dnecho/internal/ratisvectors"
 	"github.com/dnecho/dnecho/proto/dnpb"
 	"github.com/dnecho/dnecho/proto/ratispb"
+	rv "github.com/dnecho/dnecho/testsupport/ratisvectors"
 )
 
 // vecReplica is a member with the ids and addresses of the docs/ozone-ratis.md vectors

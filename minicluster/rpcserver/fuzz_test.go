@@ -9,8 +9,8 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
-	vec "github.com/dnecho/dnecho/internal/hadooprpcvectors"
 	"github.com/dnecho/dnecho/proto/hadooppb"
+	vec "github.com/dnecho/dnecho/testsupport/hadooprpcvectors"
 )
 
 // FuzzServerConn feeds arbitrary client bytes to the server side (preamble, frame lengths, request

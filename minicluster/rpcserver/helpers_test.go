@@ -10,11 +10,11 @@ import (
 	"go.uber.org/goleak"
 	"google.golang.org/protobuf/proto"
 
-	vec "github.com/dnecho/dnecho/internal/hadooprpcvectors"
-	"github.com/dnecho/dnecho/minicluster/rpcserver/rpcservertest"
 	"github.com/dnecho/dnecho/ozone/hadooprpc"
 	"github.com/dnecho/dnecho/ozone/hadooprpc/wire"
 	"github.com/dnecho/dnecho/proto/hadooppb"
+	vec "github.com/dnecho/dnecho/testsupport/hadooprpcvectors"
+	"github.com/dnecho/dnecho/testsupport/rpcservertest"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }

@@ -5,9 +5,9 @@ import (
 	"net"
 	"testing"
 
-	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster/rpcserver"
-	"github.com/dnecho/dnecho/minicluster/rpcserver/rpcservertest"
+	"github.com/dnecho/dnecho/testsupport/rpcservertest"
+	"github.com/dnecho/dnecho/testsupport/testwait"
 )
 
 // A paused server holds what it is sent, answers nothing, and answers it all after Resume.

@@ -7,12 +7,12 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
-	vec "github.com/dnecho/dnecho/internal/hadooprpcvectors"
 	"github.com/dnecho/dnecho/minicluster/rpcserver"
-	"github.com/dnecho/dnecho/minicluster/rpcserver/rpcservertest"
 	"github.com/dnecho/dnecho/ozone/hadooprpc"
 	"github.com/dnecho/dnecho/ozone/hadooprpc/wire"
 	"github.com/dnecho/dnecho/proto/hadooppb"
+	vec "github.com/dnecho/dnecho/testsupport/hadooprpcvectors"
+	"github.com/dnecho/dnecho/testsupport/rpcservertest"
 )
 
 func TestServerRejects(t *testing.T) {

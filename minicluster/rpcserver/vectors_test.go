@@ -6,12 +6,12 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
-	vec "github.com/dnecho/dnecho/internal/hadooprpcvectors"
 	"github.com/dnecho/dnecho/minicluster/rpcserver"
-	"github.com/dnecho/dnecho/minicluster/rpcserver/rpcservertest"
 	"github.com/dnecho/dnecho/ozone/hadooprpc"
 	"github.com/dnecho/dnecho/proto/hddspb"
 	"github.com/dnecho/dnecho/proto/scmpb"
+	vec "github.com/dnecho/dnecho/testsupport/hadooprpcvectors"
+	"github.com/dnecho/dnecho/testsupport/rpcservertest"
 )
 
 // Server replies equal docs/hadoop-rpc.md#server-frames, given the docs/hadoop-rpc.md#client-frames

@@ -7,15 +7,15 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
-	"github.com/dnecho/dnecho/internal/jdkpeer"
-	"github.com/dnecho/dnecho/internal/testkdc"
 	"github.com/dnecho/dnecho/minicluster/krbacceptor"
 	"github.com/dnecho/dnecho/minicluster/rpcserver"
-	"github.com/dnecho/dnecho/minicluster/rpcserver/rpcservertest"
 	"github.com/dnecho/dnecho/ozone/hadooprpc"
 	"github.com/dnecho/dnecho/ozone/hadooprpc/wire"
 	"github.com/dnecho/dnecho/proto/hadooppb"
 	"github.com/dnecho/dnecho/proto/scmpb"
+	"github.com/dnecho/dnecho/testsupport/jdkpeer"
+	"github.com/dnecho/dnecho/testsupport/rpcservertest"
+	"github.com/dnecho/dnecho/testsupport/testkdc"
 )
 
 // The JDK's GSSAPI SaslClient, what a Java Ozone client runs, against the emulated SCM's

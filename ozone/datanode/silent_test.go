@@ -4,7 +4,6 @@ import (
 	"context"
 	"net"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
@@ -12,41 +11,13 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/dnecho/dnecho/proto/hddspb"
+	"github.com/dnecho/dnecho/testsupport/testkit"
 )
 
-// silentListener accepts TCP connections and never answers: a frozen DataNode or a black-holed
-// host as seen from the client. It closes what it accepted when the test ends.
+// silentListener is a frozen DataNode or a black-holed host as seen from the client.
 func silentListener(t *testing.T) (host string, port uint32) {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var conns []net.Conn
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		l.Close()
-		<-done
-		mu.Lock()
-		for _, c := range conns {
-			c.Close()
-		}
-		mu.Unlock()
-	})
-	h, p, _ := net.SplitHostPort(l.Addr().String())
+	h, p, _ := net.SplitHostPort(testkit.NewSilent(t).Addr())
 	n, _ := strconv.Atoi(p)
 	return h, uint32(n)
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/dnecho/dnecho/minicluster"
-	"github.com/dnecho/dnecho/minicluster/minitest"
+	"github.com/dnecho/dnecho/testsupport/minitest"
 )
 
 func TestGroupSharesSessionsAndLookups(t *testing.T) {

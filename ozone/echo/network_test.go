@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/internal/tcpinfo"
-	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster"
-	"github.com/dnecho/dnecho/minicluster/minitest"
 	"github.com/dnecho/dnecho/ozone/datanode"
+	"github.com/dnecho/dnecho/testsupport/minitest"
+	"github.com/dnecho/dnecho/testsupport/testwait"
 )
 
 // readings stands in for the kernel in registry tests: the reading each raw connection gives.

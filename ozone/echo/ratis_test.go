@@ -10,14 +10,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster"
-	"github.com/dnecho/dnecho/minicluster/minitest"
 	"github.com/dnecho/dnecho/minicluster/scmsim"
 	"github.com/dnecho/dnecho/ozone/config"
 	"github.com/dnecho/dnecho/ozone/datanode"
 	"github.com/dnecho/dnecho/ozone/ratis"
 	"github.com/dnecho/dnecho/proto/hddspb"
+	"github.com/dnecho/dnecho/testsupport/minitest"
+	"github.com/dnecho/dnecho/testsupport/testwait"
 )
 
 // TestRatisModes: over Ratis a read-only Echo is a Raft read, any other a write applied on every

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/minicluster"
-	"github.com/dnecho/dnecho/minicluster/minitest"
 	"github.com/dnecho/dnecho/ozone/config"
+	"github.com/dnecho/dnecho/testsupport/minitest"
 )
 
 // events collects what an Observer hears.

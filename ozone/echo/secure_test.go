@@ -6,12 +6,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dnecho/dnecho/internal/testkdc"
 	"github.com/dnecho/dnecho/minicluster"
-	"github.com/dnecho/dnecho/minicluster/minitest"
 	"github.com/dnecho/dnecho/ozone/hadooprpc"
 	"github.com/dnecho/dnecho/ozone/kerberos"
 	"github.com/dnecho/dnecho/ozone/scm"
+	"github.com/dnecho/dnecho/testsupport/minitest"
+	"github.com/dnecho/dnecho/testsupport/testkdc"
 )
 
 // secureCluster starts a Kerberized cluster (tokens, TLS, alice the only administrator).

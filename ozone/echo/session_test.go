@@ -11,14 +11,15 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
-	"github.com/dnecho/dnecho/minicluster/minitest"
 	"github.com/dnecho/dnecho/minicluster/scmsim"
 	"github.com/dnecho/dnecho/ozone/scm"
 	"github.com/dnecho/dnecho/ozone/token"
 	"github.com/dnecho/dnecho/proto/hddspb"
+	"github.com/dnecho/dnecho/testsupport/minitest"
+	"github.com/dnecho/dnecho/testsupport/testkit"
+	"github.com/dnecho/dnecho/testsupport/testwait"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -118,7 +119,7 @@ func TestOpenErrors(t *testing.T) {
 // Ctrl-C during a lookup of a silent SCM (it accepts TCP, never answers) ends Open at once with
 // ErrInterrupted, not after the lookup timeout.
 func TestOpenInterrupted(t *testing.T) {
-	hung := minitest.HungSCM(t)
+	hung := testkit.NewSilent(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {

@@ -11,12 +11,12 @@ import (
 	"testing"
 	"time"
 
-	vec "github.com/dnecho/dnecho/internal/hadooprpcvectors"
-	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster/rpcserver"
 	"github.com/dnecho/dnecho/ozone/hadooprpc"
 	"github.com/dnecho/dnecho/ozone/hadooprpc/wire"
 	"github.com/dnecho/dnecho/proto/hadooppb"
+	vec "github.com/dnecho/dnecho/testsupport/hadooprpcvectors"
+	"github.com/dnecho/dnecho/testsupport/testwait"
 )
 
 func TestConcurrentCallsOutOfOrder(t *testing.T) {

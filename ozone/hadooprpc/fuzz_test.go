@@ -7,7 +7,7 @@ import (
 	"runtime"
 	"testing"
 
-	vec "github.com/dnecho/dnecho/internal/hadooprpcvectors"
+	vec "github.com/dnecho/dnecho/testsupport/hadooprpcvectors"
 )
 
 // FuzzReadResponse feeds arbitrary bytes to the response decoder: it must

@@ -9,10 +9,10 @@ import (
 	"go.uber.org/goleak"
 	"google.golang.org/protobuf/proto"
 
-	vec "github.com/dnecho/dnecho/internal/hadooprpcvectors"
-	"github.com/dnecho/dnecho/minicluster/rpcserver/rpcservertest"
 	"github.com/dnecho/dnecho/ozone/hadooprpc"
 	"github.com/dnecho/dnecho/proto/scmpb"
+	vec "github.com/dnecho/dnecho/testsupport/hadooprpcvectors"
+	"github.com/dnecho/dnecho/testsupport/rpcservertest"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }

@@ -5,12 +5,12 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/dnecho/dnecho/internal/testkdc"
-	"github.com/dnecho/dnecho/internal/wiretap"
 	"github.com/dnecho/dnecho/minicluster/krbacceptor"
 	"github.com/dnecho/dnecho/minicluster/rpcserver"
 	"github.com/dnecho/dnecho/ozone/hadooprpc"
 	"github.com/dnecho/dnecho/ozone/kerberos"
+	"github.com/dnecho/dnecho/testsupport/testkdc"
+	"github.com/dnecho/dnecho/testsupport/wiretap"
 )
 
 // The protections, short.

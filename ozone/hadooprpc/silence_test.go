@@ -7,10 +7,10 @@ import (
 	"time"
 
 	"github.com/dnecho/dnecho/minicluster/rpcserver"
-	"github.com/dnecho/dnecho/minicluster/rpcserver/rpcservertest"
 	"github.com/dnecho/dnecho/ozone/hadooprpc"
 	"github.com/dnecho/dnecho/ozone/hadooprpc/wire"
 	"github.com/dnecho/dnecho/proto/hadooppb"
+	"github.com/dnecho/dnecho/testsupport/rpcservertest"
 )
 
 // A server that takes the connection and never answers costs a bounded call its quiet time: the

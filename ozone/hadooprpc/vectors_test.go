@@ -7,11 +7,11 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
-	vec "github.com/dnecho/dnecho/internal/hadooprpcvectors"
 	"github.com/dnecho/dnecho/ozone/hadooprpc"
 	"github.com/dnecho/dnecho/ozone/hadooprpc/wire"
 	"github.com/dnecho/dnecho/proto/hadooppb"
 	"github.com/dnecho/dnecho/proto/scmpb"
+	vec "github.com/dnecho/dnecho/testsupport/hadooprpcvectors"
 )
 
 // The client's session bytes equal docs/hadoop-rpc.md#client-frames, and it decodes the

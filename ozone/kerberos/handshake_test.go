@@ -5,9 +5,9 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/dnecho/dnecho/internal/testkdc"
 	"github.com/dnecho/dnecho/minicluster/krbacceptor"
 	"github.com/dnecho/dnecho/ozone/kerberos"
+	"github.com/dnecho/dnecho/testsupport/testkdc"
 )
 
 // The initiator's AP-REQ, accepted by the emulator's acceptor, and its AP-REP, checked by the

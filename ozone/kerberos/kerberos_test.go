@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/dnecho/dnecho/internal/testkdc"
+	"github.com/dnecho/dnecho/testsupport/testkdc"
 )
 
 const testService = "scm/localhost"

@@ -16,7 +16,6 @@ import (
 	"go.uber.org/goleak"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/dnecho/dnecho/internal/testkdc"
 	"github.com/dnecho/dnecho/minicluster/krbacceptor"
 	"github.com/dnecho/dnecho/minicluster/omsim"
 	"github.com/dnecho/dnecho/minicluster/rpcserver"
@@ -24,6 +23,7 @@ import (
 	"github.com/dnecho/dnecho/ozone/kerberos"
 	"github.com/dnecho/dnecho/ozone/om"
 	"github.com/dnecho/dnecho/proto/ompb"
+	"github.com/dnecho/dnecho/testsupport/testkdc"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }

@@ -9,7 +9,6 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
 	"github.com/dnecho/dnecho/minicluster/raftsim"
 	"github.com/dnecho/dnecho/ozone/datanode"
@@ -17,6 +16,7 @@ import (
 	"github.com/dnecho/dnecho/proto/dnpb"
 	"github.com/dnecho/dnecho/proto/hddspb"
 	"github.com/dnecho/dnecho/proto/ratispb"
+	"github.com/dnecho/dnecho/testsupport/testwait"
 )
 
 // TestEcho: reads are answered by the leader without a log entry, writes go through the log and

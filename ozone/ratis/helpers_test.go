@@ -8,13 +8,13 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster/dnsim"
 	"github.com/dnecho/dnecho/minicluster/raftsim"
-	"github.com/dnecho/dnecho/minicluster/raftsim/raftsimtest"
 	"github.com/dnecho/dnecho/ozone/datanode"
 	"github.com/dnecho/dnecho/ozone/ratis"
 	"github.com/dnecho/dnecho/proto/hddspb"
+	"github.com/dnecho/dnecho/testsupport/raftsimtest"
+	"github.com/dnecho/dnecho/testsupport/testwait"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }

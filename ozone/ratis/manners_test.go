@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/internal/testwait"
 	"github.com/dnecho/dnecho/minicluster/raftsim"
 	"github.com/dnecho/dnecho/ozone/datanode"
 	"github.com/dnecho/dnecho/ozone/ratis"
+	"github.com/dnecho/dnecho/testsupport/testwait"
 )
 
 // TestStreamsEndWithHalfClose: a stream given up after NotLeader and the stream Close ends are

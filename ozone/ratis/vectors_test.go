@@ -7,10 +7,10 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
-	rv "github.com/dnecho/dnecho/internal/ratisvectors"
 	"github.com/dnecho/dnecho/ozone/datanode"
 	"github.com/dnecho/dnecho/proto/hddspb"
 	"github.com/dnecho/dnecho/proto/ratispb"
+	rv "github.com/dnecho/dnecho/testsupport/ratisvectors"
 )
 
 // vecMember is DNn of the vectors: 10.0.0.n with Ozone's default Ratis ports.

@@ -6,12 +6,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dnecho/dnecho/internal/testkdc"
 	"github.com/dnecho/dnecho/minicluster/krbacceptor"
 	"github.com/dnecho/dnecho/minicluster/rpcserver"
 	"github.com/dnecho/dnecho/minicluster/scmsim"
 	"github.com/dnecho/dnecho/ozone/hadooprpc"
 	"github.com/dnecho/dnecho/ozone/kerberos"
+	"github.com/dnecho/dnecho/testsupport/testkdc"
 )
 
 // A server principal that is not the configured one, or no protection in common, is SCM's answer,

@@ -6,13 +6,13 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
-	"github.com/dnecho/dnecho/internal/jdkpeer"
-	"github.com/dnecho/dnecho/internal/testkdc"
 	"github.com/dnecho/dnecho/minicluster/scmsim"
 	"github.com/dnecho/dnecho/ozone/hadooprpc"
 	"github.com/dnecho/dnecho/ozone/kerberos"
 	"github.com/dnecho/dnecho/proto/hddspb"
 	"github.com/dnecho/dnecho/proto/scmpb"
+	"github.com/dnecho/dnecho/testsupport/jdkpeer"
+	"github.com/dnecho/dnecho/testsupport/testkdc"
 )
 
 // cannedReplies are the bodies the JDK server answers GetContainer, ListPipelines and

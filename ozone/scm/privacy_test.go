@@ -3,13 +3,13 @@ package scm
 import (
 	"testing"
 
-	"github.com/dnecho/dnecho/internal/testkdc"
-	"github.com/dnecho/dnecho/internal/wiretap"
 	"github.com/dnecho/dnecho/minicluster/krbacceptor"
 	"github.com/dnecho/dnecho/minicluster/rpcserver"
 	"github.com/dnecho/dnecho/minicluster/scmsim"
 	"github.com/dnecho/dnecho/ozone/hadooprpc"
 	"github.com/dnecho/dnecho/ozone/kerberos"
+	"github.com/dnecho/dnecho/testsupport/testkdc"
+	"github.com/dnecho/dnecho/testsupport/wiretap"
 )
 
 // A relay between client and SCM records the lookup: under privacy neither the protocol name nor

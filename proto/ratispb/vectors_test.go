@@ -6,8 +6,8 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
-	rv "github.com/dnecho/dnecho/internal/ratisvectors"
 	"github.com/dnecho/dnecho/proto/ratispb"
+	rv "github.com/dnecho/dnecho/testsupport/ratisvectors"
 )
 
 // TestVectorsRoundTrip decodes every message vector of docs/ozone-ratis.md with the generated
