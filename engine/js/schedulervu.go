@@ -37,8 +37,8 @@ func (v schedulerVU) Activate(s *execinfo.Scenario) executor.Activation {
 type failedActivation struct{ err error }
 
 // RunIteration implements executor.Activation.
-func (f failedActivation) RunIteration(context.Context, execinfo.Iteration) execinfo.Result {
-	return execinfo.Result{Outcome: execinfo.Aborted, Err: f.err}
+func (f failedActivation) RunIteration(context.Context, execinfo.Iteration) execinfo.Exit {
+	return execinfo.Exit{Outcome: execinfo.Aborted, Err: f.err}
 }
 
 // Deactivate implements executor.Activation: there is no activation to end.
