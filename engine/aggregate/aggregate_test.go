@@ -64,7 +64,7 @@ func startAggregatorWith(t *testing.T, tweak func(*aggregate.Options)) (addr str
 
 // instanceRun is one instance's runner.Run.
 type instanceRun struct {
-	res runner.Result
+	res runner.Report
 	err error
 }
 

@@ -114,8 +114,8 @@ type Display interface {
 	StartProgress(ui.Source) (stop func())
 }
 
-// Result describes a finished run, also when Run returns an error.
-type Result struct {
+// Report describes a finished run, also when Run returns an error.
+type Report struct {
 	// Duration is the test run time: from the start of setup to the end of teardown.
 	Duration time.Duration
 	// Stats are the scheduler's final counters.
@@ -128,7 +128,7 @@ type Result struct {
 // Run runs the test. The error, if any, carries its exit code (see ExitCode): 104 invalid
 // options or thresholds, 107 script errors, 100/101 setup/teardown timeouts, 105 stopped from
 // outside, 108 exec.test.abort, 99 thresholds crossed, 110 exec.test.fail.
-func Run(ctx context.Context, cfg Config) (Result, error) {
+func Run(ctx context.Context, cfg Config) (Report, error) {
 	if cfg.Hard == nil {
 		cfg.Hard = context.Background()
 	}
@@ -153,13 +153,13 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 			err = fmt.Errorf("%w (while loading the script: %v)", ErrInterrupted, err)
 		}
 		t.control.detach(restapi.StatusInterrupted)
-		return Result{}, err
+		return Report{}, err
 	}
 	t.control.attach(t)
 	err := t.execute(ctx)
 	err = t.finish(err)
 	t.control.detach(finalStatus(err))
-	return t.result(), err
+	return t.report(), err
 }
 
 // finalStatus is the REST API's run status once the run is over.
