@@ -74,7 +74,7 @@ func hookOptions(o *aggregate.Options) {
 }
 
 // gauge is the value of a gauge in the whole test's snapshot, -1 when absent.
-func gauge(res *aggregate.Result, name string) float64 {
+func gauge(res *aggregate.Report, name string) float64 {
 	for _, s := range res.Snapshot.Series {
 		if s.Name == name {
 			return s.Sink.(*metrics.GaugeSink).Value
