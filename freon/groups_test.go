@@ -111,7 +111,7 @@ func consoleAndLog(t *testing.T, g Generator) (console, log string) {
 func TestGeneratorAppendix(t *testing.T) {
 	o := DefaultOptions()
 	o.NumberOfTests, o.Threads = 10, 1
-	appendix := func(r *Result) []string {
+	appendix := func(r *Report) []string {
 		return []string{"Per group:\n  a  " + r.Groups[0].Group, "VERDICT"}
 	}
 	task := func(context.Context, int) Outcome { return Outcome{Group: "g1", Latency: time.Millisecond} }
@@ -136,7 +136,7 @@ func TestGeneratorOptionList(t *testing.T) {
 	o.NumberOfTests, o.Threads = 3, 1
 	g := Generator{Options: o, OptionList: []string{"--number-of-tests=3", "--duration=null"},
 		Task:     func(context.Context, int) Outcome { return Outcome{Latency: time.Millisecond} },
-		Appendix: func(*Result) []string { return []string{"APPENDIX"} }}
+		Appendix: func(*Report) []string { return []string{"APPENDIX"} }}
 	console, text := consoleAndLog(t, g)
 	if want := "Successful executions: 3\n\nOption:\n--number-of-tests=3\n--duration=null\n\nAPPENDIX\n"; !strings.HasSuffix(console, want) {
 		t.Errorf("console ends with\n%q\nwant\n%q", console, want)

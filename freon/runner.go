@@ -26,7 +26,7 @@ type Outcome struct {
 	// interrupted, not as a failure or a sample.
 	Interrupted bool
 	// Group, when not "", puts the task in a group whose latencies are also summarised apart
-	// (Result.Groups): for dn-echo, the DataNode that answered. The runner does not interpret it.
+	// (Report.Groups): for dn-echo, the DataNode that answered. The runner does not interpret it.
 	Group string
 	// Parts, when set, go to the groups instead of the task's Group and Latency: a task made of
 	// several parts (for dn-echo, attempts on several DataNodes) counts each in its own group,
@@ -149,13 +149,13 @@ func newRunner(cfg runConfig, task Task) (*taskRunner, error) {
 // report can always be printed. A task that fails after cancellation is counted as
 // Interrupted rather than as a failure or a sample: like a JVM exiting mid-call, the abort
 // says nothing about the DataNode.
-func (r *taskRunner) Run(ctx context.Context) *Result {
-	var res *Result
+func (r *taskRunner) Run(ctx context.Context) *Report {
+	var res *Report
 	r.once.Do(func() { res = r.run(ctx) })
 	return res
 }
 
-func (r *taskRunner) run(ctx context.Context) *Result {
+func (r *taskRunner) run(ctx context.Context) *Report {
 	r.recs = make([]*recorder, r.workers)
 	for i := range r.recs {
 		r.recs[i] = newRecorder(r.limit, groupLimit(r.workers))
@@ -285,9 +285,9 @@ func (r *taskRunner) progressValue() int64 {
 	return int64(r.cfg.Clock.Now().Sub(time.Unix(0, start)) / time.Second)
 }
 
-func (r *taskRunner) result(end time.Time, interrupted []int64) *Result {
+func (r *taskRunner) result(end time.Time, interrupted []int64) *Report {
 	stats, perTick, failed := mergeRecorders(r.recs)
-	res := &Result{
+	res := &Report{
 		Start: r.start, End: end,
 		Attempts:      r.attempts.Load(),
 		Failures:      r.failures.Load(),

@@ -296,7 +296,7 @@ func runDNEcho(sig *signals, s streams, f *dnEchoFlags, fl *pflag.FlagSet) error
 		return withCode(freonExitFailed, err)
 	}
 	now := time.Now()
-	if err := outs.close(sig.hard, res.ReportText(now)+dns.text(res), now.Sub(res.Start), f.failOnLoss); err != nil {
+	if err := outs.close(sig.hard, res.Text(now)+dns.text(res), now.Sub(res.Start), f.failOnLoss); err != nil {
 		return err
 	}
 	switch {

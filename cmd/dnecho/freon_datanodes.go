@@ -61,7 +61,7 @@ func (d *freonDataNodes) group(dn datanode.DataNode) string {
 }
 
 // appendix is the generator's Appendix: the report's, from the run's groups.
-func (d *freonDataNodes) appendix(res *freon.Result) []string {
+func (d *freonDataNodes) appendix(res *freon.Report) []string {
 	d.stop()
 	var rows []slowdatanode.Row
 	for _, g := range res.Groups {
@@ -71,7 +71,7 @@ func (d *freonDataNodes) appendix(res *freon.Result) []string {
 }
 
 // text is the appendix as the report text of the web dashboard's export shows it.
-func (d *freonDataNodes) text(res *freon.Result) string {
+func (d *freonDataNodes) text(res *freon.Report) string {
 	entries := d.appendix(res)
 	if len(entries) == 0 {
 		return ""
