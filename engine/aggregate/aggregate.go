@@ -65,11 +65,11 @@ type Options struct {
 	// DuringTest, when set, is called every Interval, just before the thresholds are evaluated,
 	// with the Breakdowns merged so far: what it pushes counts for that evaluation, so an
 	// abortOnFail threshold on the gauge it sets stops every instance. It must return quickly.
-	DuringTest func(ingest.End)
+	DuringTest func(ingest.View)
 	// EndOfTest, when set, is called once every instance has ended, before the thresholds'
 	// final evaluation: what it pushes counts for it, and the sections it returns are
 	// Report.Sections (runner.Config.EndOfTest for the whole test).
-	EndOfTest func(ingest.End) []summary.Section
+	EndOfTest func(ingest.View) []summary.Section
 	// Token, when set, is the secret every instance must present (its Auth frame) before
 	// anything else it sends is read: without it anyone who reaches the listener could join the
 	// test, or post a passing outcome with no samples.

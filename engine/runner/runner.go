@@ -63,14 +63,14 @@ type Config struct {
 	// it pushes to End.Push reach the outputs and count for those thresholds (a protocol module's
 	// verdict on its servers, as a gauge), and the sections it returns follow the metrics in the
 	// text summary. Breakdowns are kept for it even when the summary is disabled.
-	EndOfTest func(ingest.End) []summary.Section
+	EndOfTest func(ingest.View) []summary.Section
 	// DuringTest, when set, is called every threshold evaluation period (threshold.DefaultInterval,
 	// 2 s) while the scenarios run, just before the thresholds are evaluated, with the
 	// Breakdowns aggregated so far: samples it pushes to End.Push count for that evaluation, so
 	// an abortOnFail threshold on the gauge it sets stops the run as soon as the verdict turns.
 	// It runs on the threshold watch's goroutine and should return quickly: the breakdowns are
 	// copied once per period, never per sample.
-	DuringTest func(ingest.End)
+	DuringTest func(ingest.View)
 	// StartDelayMetric names the Trend (time) of how late arrival-rate iterations started
 	// compared with their schedule, so that a generator that falls behind shows before it shows
 	// as dropped_iterations (the front end picks the name); empty, start delays are not recorded.
