@@ -34,7 +34,7 @@ func useDefaults(tb testing.TB, d Defaults) {
 
 // run is one loaded script with the Root of its dnecho module and its samples.
 type run struct {
-	r    *js.Runner
+	r    *js.Script
 	root *Root
 	out  *collector
 	log  *logBuffer

@@ -30,7 +30,7 @@ func writeFiles(t testing.TB, files map[string]string) string {
 
 // env bundles a loaded script with its sample collector and log.
 type env struct {
-	r   *Runner
+	r   *Script
 	out *collector
 	log *logBuffer
 	dir string

@@ -34,7 +34,7 @@ var ErrSummaryNotFunction = errors.New("exported identifier handleSummary must b
 // summary object as JSON (docs/k6-compat.md#handlesummary). The function may be async: its
 // resolved value is used. The caller only logs a returned error ("failed to handle the end-of-test
 // summary") and prints the default summary; ctx carries handleSummaryTimeout.
-func (r *Runner) HandleSummary(ctx context.Context, data []byte) (*SummaryResult, error) {
+func (r *Script) HandleSummary(ctx context.Context, data []byte) (*SummaryResult, error) {
 	if !r.functions["handleSummary"] {
 		if r.exports["handleSummary"] {
 			return nil, ErrSummaryNotFunction
