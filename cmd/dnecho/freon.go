@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"sync/atomic"
@@ -276,7 +277,7 @@ func runDNEcho(sig *signals, s streams, f *dnEchoFlags, fl *pflag.FlagSet) error
 	}
 	dns := watchDataNodes(sess, f.slow, outs)
 	watched.Store(dns)
-	prefix := freon.ResolvePrefix(f.run.Prefix, os.Getenv, randIndex)
+	prefix := freon.ResolvePrefix(f.run.Prefix, os.Getenv, rand.IntN)
 	var optionList []string
 	if f.global.verbose {
 		optionList = f.freonOptionList(fl, prefix, spec)
