@@ -188,7 +188,7 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 		return withCode(exitcode.InvalidConfig, err)
 	}
 	pre, _ := layers.Merge()
-	test, err := readTestSource(script, s.in)
+	test, err := readScriptArg(script, s.in)
 	if err != nil {
 		return withCode(exitcode.Failure, err)
 	}
