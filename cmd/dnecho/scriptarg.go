@@ -13,8 +13,8 @@ import (
 	"github.com/dnecho/dnecho/engine/runner"
 )
 
-// scriptArg is the SCRIPT argument a command was given, read: a script file, a script on stdin ("-"), or an
-// archive (either way; k6 tells them apart by content too).
+// scriptArg is the SCRIPT argument a command was given, read: a script file, a script on stdin
+// ("-"), or an archive (either way; k6 tells them apart by content too).
 type scriptArg struct {
 	script string
 	source []byte // nil: read script from disk
