@@ -30,7 +30,7 @@ type Generator struct {
 	Interactive bool
 	Out         io.Writer
 	Log         *LogWriter
-	// Appendix, when set, returns what the front end adds after the report (a per-group block, a
+	// Appendix, when set, returns what the front end adds after the report (a per-server block, a
 	// verdict), from the finished run: printed after the console report, or logged (see
 	// writeAppendix). An entry may span lines.
 	Appendix func(*Report) []string

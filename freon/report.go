@@ -33,8 +33,8 @@ type Report struct {
 	FailuresByLabel map[string]int64
 	// SampleCap is the exact-sample cap that was exceeded, or 0 when percentiles are exact.
 	SampleCap int
-	// Groups summarise the tasks of each Outcome.Group, sorted by group; nil when no task had one.
-	Groups []GroupStats
+	// Servers summarise the tasks of each Outcome.Server, sorted by server; nil when no task had one.
+	Servers []ServerStats
 	// Loop says which loop ran (closed or open) and how well the open one kept its schedule.
 	Loop    Loop
 	perTick []int64

@@ -25,18 +25,18 @@ type Outcome struct {
 	// Interrupted says the task failed because the run was cancelled: it is counted as
 	// interrupted, not as a failure or a sample.
 	Interrupted bool
-	// Group, when not "", puts the task in a group whose latencies are also summarised apart
-	// (Report.Groups): for dn-echo, the DataNode that answered. The runner does not interpret it.
-	Group string
-	// Parts, when set, go to the groups instead of the task's Group and Latency: a task made of
-	// several parts (for dn-echo, attempts on several DataNodes) counts each in its own group,
+	// Server, when not "", names the server that answered, whose tasks' latencies are also
+	// summarised apart (Report.Servers): for dn-echo, the DataNode that answered. The runner does not interpret it.
+	Server string
+	// Parts, when set, go to the servers instead of the task's Server and Latency: a task made of
+	// several parts (for dn-echo, attempts on several DataNodes) counts each under its own server,
 	// with its own latency and outcome.
 	Parts []Part
 }
 
-// Part is one part of a task, as Outcome.Parts books it in a group.
+// Part is one part of a task, as Outcome.Parts books it under a server.
 type Part struct {
-	Group   string
+	Server  string
 	Latency time.Duration
 	Failed  bool
 }
@@ -158,7 +158,7 @@ func (r *taskRunner) Run(ctx context.Context) *Report {
 func (r *taskRunner) run(ctx context.Context) *Report {
 	r.recs = make([]*recorder, r.workers)
 	for i := range r.recs {
-		r.recs[i] = newRecorder(r.limit, groupLimit(r.workers))
+		r.recs[i] = newRecorder(r.limit, serverLimit(r.workers))
 	}
 	if r.cfg.Rate.Open() {
 		r.delays = make([]*delayRecorder, r.workers)
@@ -227,10 +227,10 @@ func (r *taskRunner) finish(ctx context.Context, rec *recorder, taskID int, out 
 	}
 	rec.record(latency, r.cfg.Clock.Now().Sub(r.start))
 	for _, p := range out.Parts {
-		rec.groups.add(p.Group, p.Latency, p.Failed)
+		rec.servers.add(p.Server, p.Latency, p.Failed)
 	}
-	if out.Group != "" && out.Parts == nil {
-		rec.groups.add(out.Group, out.Latency, out.Err != nil)
+	if out.Server != "" && out.Parts == nil {
+		rec.servers.add(out.Server, out.Latency, out.Err != nil)
 	}
 	if out.Err != nil {
 		r.failures.Add(1)
@@ -296,7 +296,7 @@ func (r *taskRunner) result(end time.Time, interrupted []int64) *Report {
 		Latency:       stats,
 		perTick:       perTick,
 		Loop:          r.loop(),
-		Groups:        mergeGroups(r.recs),
+		Servers:       mergeServers(r.recs),
 	}
 	res.Successes = stats.Count - res.Failures
 	for _, n := range interrupted {
