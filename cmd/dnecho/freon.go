@@ -16,19 +16,9 @@ import (
 
 	"github.com/dnecho/dnecho/engine/options"
 	"github.com/dnecho/dnecho/freon"
-	"github.com/dnecho/dnecho/internal/exitcode"
 	"github.com/dnecho/dnecho/ozone/config"
 	"github.com/dnecho/dnecho/ozone/echo"
 	"github.com/dnecho/dnecho/slowdatanode"
-)
-
-// Exit statuses of the freon command (internal/exitcode): Failure when any task failed or the
-// command died (Java's −1), Interrupted after Ctrl-C, Usage for a command line that cannot run —
-// freon itself exits 255 for its own option checks and 2 for picocli's; dnecho uses 2 for all.
-const (
-	freonExitFailed = exitcode.Failure
-	exitInterrupted = exitcode.Interrupted
-	exitUsage       = exitcode.Usage
 )
 
 // dn-echo's own validation messages, verbatim (the "OM" wording is upstream's, copied from
