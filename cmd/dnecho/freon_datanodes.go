@@ -60,7 +60,7 @@ func (d *freonDataNodes) server(dn datanode.DataNode) string {
 	return dn.UUID
 }
 
-// appendix is the generator's Appendix: the report's, from the run's groups.
+// appendix is the generator's Appendix: the report's, from the run's per-server figures.
 func (d *freonDataNodes) appendix(res *freon.Report) []string {
 	d.stop()
 	var rows []slowdatanode.Row

@@ -60,13 +60,13 @@ type Config struct {
 	Charts output.Charts
 	// EndOfTest, when set, judges the test from what it aggregated once it is over (teardown
 	// included), before the outputs stop and the thresholds get their final evaluation: samples
-	// it pushes to End.Push reach the outputs and count for those thresholds (a protocol module's
+	// it pushes to View.Push reach the outputs and count for those thresholds (a protocol module's
 	// verdict on its servers, as a gauge), and the sections it returns follow the metrics in the
 	// text summary. Breakdowns are kept for it even when the summary is disabled.
 	EndOfTest func(ingest.View) []summary.Section
 	// DuringTest, when set, is called every threshold evaluation period (threshold.DefaultInterval,
 	// 2 s) while the scenarios run, just before the thresholds are evaluated, with the
-	// Breakdowns aggregated so far: samples it pushes to End.Push count for that evaluation, so
+	// Breakdowns aggregated so far: samples it pushes to View.Push count for that evaluation, so
 	// an abortOnFail threshold on the gauge it sets stops the run as soon as the verdict turns.
 	// It runs on the threshold watch's goroutine and should return quickly: the breakdowns are
 	// copied once per period, never per sample.
