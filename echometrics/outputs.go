@@ -100,7 +100,7 @@ func (o *Outputs) loop(interval time.Duration) {
 
 // Close flushes the calls and stops the outputs, returning each one's account; when hard ends
 // first (a second Ctrl-C) it stops waiting for them, and their accounts show them abandoned.
-func (o *Outputs) Close(hard context.Context) []builtin.Result {
+func (o *Outputs) Close(hard context.Context) []builtin.Stopped {
 	if o == nil {
 		return nil
 	}

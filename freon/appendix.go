@@ -9,7 +9,7 @@ import (
 // on Out after the console report, following a blank line, or as INFO lines of LoggerDNEchoNotes
 // from the report thread, an entry's first line as the message and the others verbatim after it
 // (as log4j prints a stack trace), so a table stays aligned.
-func (g Generator) writeAppendix(res *Result) error {
+func (g Generator) writeAppendix(res *Report) error {
 	if g.Appendix == nil {
 		return nil
 	}

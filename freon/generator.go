@@ -30,18 +30,18 @@ type Generator struct {
 	Interactive bool
 	Out         io.Writer
 	Log         *LogWriter
-	// Appendix, when set, returns what the front end adds after the report (a per-group block, a
+	// Appendix, when set, returns what the front end adds after the report (a per-server block, a
 	// verdict), from the finished run: printed after the console report, or logged (see
 	// writeAppendix). An entry may span lines.
-	Appendix func(*Result) []string
+	Appendix func(*Report) []string
 	// OptionList, when not nil, is freon's --verbose block: the report is followed by "Option:"
 	// and one name=value line per entry, before the Appendix (see writeOptionList).
 	OptionList []string
 }
 
-// Run executes the test. The Result is nil only when the run could not start; the error is
-// about configuration or writing the report, never about failed tasks (see Result.Failures).
-func (g Generator) Run(ctx context.Context) (*Result, error) {
+// Run executes the test. The Report is nil only when the run could not start; the error is
+// about configuration or writing the report, never about failed tasks (see Report.Failures).
+func (g Generator) Run(ctx context.Context) (*Report, error) {
 	cfg, err := g.Options.runConfig()
 	if err != nil {
 		return nil, err

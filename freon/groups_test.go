@@ -20,9 +20,9 @@ func TestGeneratorGroups(t *testing.T) {
 		Task: func(_ context.Context, id int) Outcome {
 			switch id % 3 {
 			case 0: // "a": 1..100 µs
-				return Outcome{Group: "a", Latency: time.Duration(id/3+1) * time.Microsecond}
+				return Outcome{Server: "a", Latency: time.Duration(id/3+1) * time.Microsecond}
 			case 1: // "b": 1 ms, every tenth failing
-				out := Outcome{Group: "b", Latency: time.Millisecond}
+				out := Outcome{Server: "b", Latency: time.Millisecond}
 				if id%10 == 1 {
 					out.Err = errors.New("boom")
 				}
@@ -35,18 +35,18 @@ func TestGeneratorGroups(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Groups) != 2 {
-		t.Fatalf("groups %+v", res.Groups)
+	if len(res.Servers) != 2 {
+		t.Fatalf("groups %+v", res.Servers)
 	}
-	a, b := res.Groups[0], res.Groups[1]
-	if a.Group != "a" || a.Count != 100 || a.Failures != 0 || !a.Exact || a.Max != int64(100*time.Microsecond) {
+	a, b := res.Servers[0], res.Servers[1]
+	if a.Server != "a" || a.Count != 100 || a.Failures != 0 || !a.Exact || a.Max != int64(100*time.Microsecond) {
 		t.Errorf("group a: %+v", a)
 	}
 	// Dropwizard: position q·(n+1) = 50.5 → 50.5 µs; 0.99·101 = 99.99 → 99.99 µs.
 	if a.Median != 50500 || a.P99 != 99990 {
 		t.Errorf("group a: median %v p99 %v", a.Median, a.P99)
 	}
-	if b.Group != "b" || b.Count != 100 || b.Failures != 10 || b.Median != 1e6 {
+	if b.Server != "b" || b.Count != 100 || b.Failures != 10 || b.Median != 1e6 {
 		t.Errorf("group b: %+v", b)
 	}
 	if res.Latency.Count != 300 {
@@ -58,9 +58,9 @@ func TestGeneratorGroups(t *testing.T) {
 func TestGroupsSkipInterrupted(t *testing.T) {
 	res := mustRun(t, context.Background(), runConfig{Threads: 1, NumberOfTests: 3, FailAtEnd: true},
 		func(_ context.Context, id int) Outcome {
-			return Outcome{Group: "a", Latency: time.Millisecond, Err: errors.New("cancelled"), Interrupted: id > 0}
+			return Outcome{Server: "a", Latency: time.Millisecond, Err: errors.New("cancelled"), Interrupted: id > 0}
 		})
-	if s := res.Groups; len(s) != 1 || s[0].Count != 1 || s[0].Failures != 1 || res.Interrupted != 1 {
+	if s := res.Servers; len(s) != 1 || s[0].Count != 1 || s[0].Failures != 1 || res.Interrupted != 1 {
 		t.Errorf("groups %+v, %d interrupted", s, res.Interrupted)
 	}
 }
@@ -71,14 +71,14 @@ func TestGroupsMergeWorkers(t *testing.T) {
 	names := []string{"x", "y", "z"}
 	res := mustRun(t, context.Background(), runConfig{Threads: 32, NumberOfTests: 3000},
 		func(_ context.Context, id int) Outcome {
-			return Outcome{Group: names[id%3], Latency: time.Duration(id/3+1) * time.Microsecond}
+			return Outcome{Server: names[id%3], Latency: time.Duration(id/3+1) * time.Microsecond}
 		})
-	if len(res.Groups) != 3 {
-		t.Fatalf("groups %+v", res.Groups)
+	if len(res.Servers) != 3 {
+		t.Fatalf("groups %+v", res.Servers)
 	}
-	for i, g := range res.Groups {
+	for i, g := range res.Servers {
 		// Each group holds 1..1000 µs once each: Dropwizard's median is at 500.5.
-		if g.Group != names[i] || g.Count != 1000 || !g.Exact || g.Median != 500500 || g.Max != int64(1000*time.Microsecond) {
+		if g.Server != names[i] || g.Count != 1000 || !g.Exact || g.Median != 500500 || g.Max != int64(1000*time.Microsecond) {
 			t.Errorf("group %d: %+v", i, g)
 		}
 	}
@@ -111,10 +111,10 @@ func consoleAndLog(t *testing.T, g Generator) (console, log string) {
 func TestGeneratorAppendix(t *testing.T) {
 	o := DefaultOptions()
 	o.NumberOfTests, o.Threads = 10, 1
-	appendix := func(r *Result) []string {
-		return []string{"Per group:\n  a  " + r.Groups[0].Group, "VERDICT"}
+	appendix := func(r *Report) []string {
+		return []string{"Per group:\n  a  " + r.Servers[0].Server, "VERDICT"}
 	}
-	task := func(context.Context, int) Outcome { return Outcome{Group: "g1", Latency: time.Millisecond} }
+	task := func(context.Context, int) Outcome { return Outcome{Server: "g1", Latency: time.Millisecond} }
 	console, text := consoleAndLog(t, Generator{Options: o, Task: task, Appendix: appendix})
 	if !strings.HasSuffix(console, "Successful executions: 10\n\nPer group:\n  a  g1\nVERDICT\n") {
 		t.Errorf("console:\n%s", console)
@@ -136,7 +136,7 @@ func TestGeneratorOptionList(t *testing.T) {
 	o.NumberOfTests, o.Threads = 3, 1
 	g := Generator{Options: o, OptionList: []string{"--number-of-tests=3", "--duration=null"},
 		Task:     func(context.Context, int) Outcome { return Outcome{Latency: time.Millisecond} },
-		Appendix: func(*Result) []string { return []string{"APPENDIX"} }}
+		Appendix: func(*Report) []string { return []string{"APPENDIX"} }}
 	console, text := consoleAndLog(t, g)
 	if want := "Successful executions: 3\n\nOption:\n--number-of-tests=3\n--duration=null\n\nAPPENDIX\n"; !strings.HasSuffix(console, want) {
 		t.Errorf("console ends with\n%q\nwant\n%q", console, want)
@@ -161,20 +161,20 @@ func TestGroupsOfParts(t *testing.T) {
 	res := mustRun(t, context.Background(), runConfig{Threads: 2, NumberOfTests: 100},
 		func(_ context.Context, id int) Outcome {
 			if id%2 == 0 {
-				return Outcome{Group: "b", Latency: time.Millisecond}
+				return Outcome{Server: "b", Latency: time.Millisecond}
 			}
 			// "a" fails after 10 ms, then "b" answers 1 ms later.
-			return Outcome{Group: "b", Latency: 11 * time.Millisecond, Parts: []Part{
-				{Group: "a", Latency: 10 * time.Millisecond, Failed: true}, {Group: "b", Latency: time.Millisecond}}}
+			return Outcome{Server: "b", Latency: 11 * time.Millisecond, Parts: []Part{
+				{Server: "a", Latency: 10 * time.Millisecond, Failed: true}, {Server: "b", Latency: time.Millisecond}}}
 		})
-	if len(res.Groups) != 2 {
-		t.Fatalf("groups %+v", res.Groups)
+	if len(res.Servers) != 2 {
+		t.Fatalf("groups %+v", res.Servers)
 	}
-	a, b := res.Groups[0], res.Groups[1]
-	if a.Group != "a" || a.Count != 50 || a.Failures != 50 || a.Median != 10e6 {
+	a, b := res.Servers[0], res.Servers[1]
+	if a.Server != "a" || a.Count != 50 || a.Failures != 50 || a.Median != 10e6 {
 		t.Errorf("group a: %+v", a)
 	}
-	if b.Group != "b" || b.Count != 100 || b.Failures != 0 || b.Max != int64(time.Millisecond) {
+	if b.Server != "b" || b.Count != 100 || b.Failures != 0 || b.Max != int64(time.Millisecond) {
 		t.Errorf("group b: %+v, want its 100 parts of 1 ms", b)
 	}
 	if res.Latency.Count != 100 || res.Latency.Max != int64(11*time.Millisecond) {

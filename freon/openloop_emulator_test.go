@@ -31,7 +31,7 @@ func TestOpenLoopShowsAStall(t *testing.T) {
 	}
 	defer sess.Close()
 	dn := c.DataNodes()[0] // the default target sends every call to the first member
-	run := func(rate string) *freon.Result {
+	run := func(rate string) *freon.Report {
 		var once sync.Once
 		released := make(chan struct{})
 		res, err := freon.Generator{

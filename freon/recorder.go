@@ -24,15 +24,15 @@ type recorder struct {
 	mom     moments
 	perTick []int64 // completions per TickInterval since the run start
 	failed  map[string]int64
-	groups  workerGroups
+	servers workerServers
 
 	// done counts finished tasks; the progress bar reads it from another goroutine.
 	done atomic.Int64
 	_    [56]byte // keep the next worker's counter off this cache line
 }
 
-func newRecorder(limit, groupLimit int) *recorder {
-	return &recorder{lat: quantile.New(limit, 1), groups: workerGroups{limit: groupLimit}}
+func newRecorder(limit, serverLimit int) *recorder {
+	return &recorder{lat: quantile.New(limit, 1), servers: workerServers{limit: serverLimit}}
 }
 
 // record stores one finished task: its latency and the offset of its end from the run

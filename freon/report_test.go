@@ -76,7 +76,7 @@ func TestConsoleBannerJDK20(t *testing.T) {
 // A whole run on a fake clock: one worker, twelve tasks of exactly one second, the eighth
 // failing, reported when the run ends (12 s): two 5-second ticks have passed, the third
 // interval's completions are not in the moving averages yet.
-func fakeRun(t *testing.T) (*Result, time.Time) {
+func fakeRun(t *testing.T) (*Report, time.Time) {
 	t.Helper()
 	clock := newFakeClock()
 	res := mustRun(t, context.Background(), runConfig{Threads: 1, NumberOfTests: 12, FailAtEnd: true, Clock: clock},

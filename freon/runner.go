@@ -25,18 +25,18 @@ type Outcome struct {
 	// Interrupted says the task failed because the run was cancelled: it is counted as
 	// interrupted, not as a failure or a sample.
 	Interrupted bool
-	// Group, when not "", puts the task in a group whose latencies are also summarised apart
-	// (Result.Groups): for dn-echo, the DataNode that answered. The runner does not interpret it.
-	Group string
-	// Parts, when set, go to the groups instead of the task's Group and Latency: a task made of
-	// several parts (for dn-echo, attempts on several DataNodes) counts each in its own group,
+	// Server, when not "", names the server that answered, whose tasks' latencies are also
+	// summarised apart (Report.Servers): for dn-echo, the DataNode that answered. The runner does not interpret it.
+	Server string
+	// Parts, when set, go to the servers instead of the task's Server and Latency: a task made of
+	// several parts (for dn-echo, attempts on several DataNodes) counts each under its own server,
 	// with its own latency and outcome.
 	Parts []Part
 }
 
-// Part is one part of a task, as Outcome.Parts books it in a group.
+// Part is one part of a task, as Outcome.Parts books it under a server.
 type Part struct {
-	Group   string
+	Server  string
 	Latency time.Duration
 	Failed  bool
 }
@@ -149,16 +149,16 @@ func newRunner(cfg runConfig, task Task) (*taskRunner, error) {
 // report can always be printed. A task that fails after cancellation is counted as
 // Interrupted rather than as a failure or a sample: like a JVM exiting mid-call, the abort
 // says nothing about the DataNode.
-func (r *taskRunner) Run(ctx context.Context) *Result {
-	var res *Result
+func (r *taskRunner) Run(ctx context.Context) *Report {
+	var res *Report
 	r.once.Do(func() { res = r.run(ctx) })
 	return res
 }
 
-func (r *taskRunner) run(ctx context.Context) *Result {
+func (r *taskRunner) run(ctx context.Context) *Report {
 	r.recs = make([]*recorder, r.workers)
 	for i := range r.recs {
-		r.recs[i] = newRecorder(r.limit, groupLimit(r.workers))
+		r.recs[i] = newRecorder(r.limit, serverLimit(r.workers))
 	}
 	if r.cfg.Rate.Open() {
 		r.delays = make([]*delayRecorder, r.workers)
@@ -227,10 +227,10 @@ func (r *taskRunner) finish(ctx context.Context, rec *recorder, taskID int, out 
 	}
 	rec.record(latency, r.cfg.Clock.Now().Sub(r.start))
 	for _, p := range out.Parts {
-		rec.groups.add(p.Group, p.Latency, p.Failed)
+		rec.servers.add(p.Server, p.Latency, p.Failed)
 	}
-	if out.Group != "" && out.Parts == nil {
-		rec.groups.add(out.Group, out.Latency, out.Err != nil)
+	if out.Server != "" && out.Parts == nil {
+		rec.servers.add(out.Server, out.Latency, out.Err != nil)
 	}
 	if out.Err != nil {
 		r.failures.Add(1)
@@ -285,9 +285,9 @@ func (r *taskRunner) progressValue() int64 {
 	return int64(r.cfg.Clock.Now().Sub(time.Unix(0, start)) / time.Second)
 }
 
-func (r *taskRunner) result(end time.Time, interrupted []int64) *Result {
+func (r *taskRunner) result(end time.Time, interrupted []int64) *Report {
 	stats, perTick, failed := mergeRecorders(r.recs)
-	res := &Result{
+	res := &Report{
 		Start: r.start, End: end,
 		Attempts:      r.attempts.Load(),
 		Failures:      r.failures.Load(),
@@ -296,7 +296,7 @@ func (r *taskRunner) result(end time.Time, interrupted []int64) *Result {
 		Latency:       stats,
 		perTick:       perTick,
 		Loop:          r.loop(),
-		Groups:        mergeGroups(r.recs),
+		Servers:       mergeServers(r.recs),
 	}
 	res.Successes = stats.Count - res.Failures
 	for _, n := range interrupted {

@@ -38,7 +38,7 @@ func (s *idSet) add(id int) {
 	s.ids[id]++
 }
 
-func mustRun(t *testing.T, ctx context.Context, cfg runConfig, task Task) *Result {
+func mustRun(t *testing.T, ctx context.Context, cfg runConfig, task Task) *Report {
 	t.Helper()
 	r, err := newRunner(cfg, task)
 	if err != nil {

@@ -86,7 +86,7 @@ type Cluster struct {
 	ha         *scmsim.HA  // HA
 	dataNodes  []*dnsim.DataNode
 	pipelineID string
-	om         *omsim.Group // with TLS or Security
+	om         *omsim.Service // with TLS or Security
 	group      *raftsim.Group
 }
 

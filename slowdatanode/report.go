@@ -52,17 +52,17 @@ func (r Report) Appendix(rows []Row) []string {
 // breakdowns so far (Breakdowns): it sets dnecho_slow_datanodes, changed or not (outputs chart
 // it as a line; a threshold judges its latest value), so that an abortOnFail threshold on it
 // stops the test as soon as a DataNode is slow.
-func (r Report) DuringTest(e ingest.End) {
-	_, v := r.judge(FromSnapshot(e.Snapshot))
-	setSlowGauge(e, len(v.Slow))
+func (r Report) DuringTest(view ingest.View) {
+	_, v := r.judge(FromSnapshot(view.Snapshot))
+	setSlowGauge(view, len(v.Slow))
 }
 
 // EndOfTest is the hook the runner and the aggregator call once the test is over: it sets
 // dnecho_slow_datanodes and returns the summary's sections, the per-DataNode table and the
 // verdict when it has something to say (none without DataNodes).
-func (r Report) EndOfTest(e ingest.End) []summary.Section {
-	dns, v := r.judge(FromSnapshot(e.Snapshot))
-	setSlowGauge(e, len(v.Slow))
+func (r Report) EndOfTest(view ingest.View) []summary.Section {
+	dns, v := r.judge(FromSnapshot(view.Snapshot))
+	setSlowGauge(view, len(v.Slow))
 	if len(dns) == 0 {
 		return nil
 	}
@@ -75,9 +75,9 @@ func (r Report) EndOfTest(e ingest.End) []summary.Section {
 
 // setSlowGauge pushes one sample of dnecho_slow_datanodes, when the test registered it (a script
 // that imports k6/x/dnecho).
-func setSlowGauge(e ingest.End, slow int) {
-	if m := e.Registry.Get(echometrics.SlowDataNodes); m != nil {
-		e.Push.PushSamples([]metrics.Sample{{Metric: m, Time: e.Time, Value: float64(slow), Tags: e.Tags}})
+func setSlowGauge(view ingest.View, slow int) {
+	if m := view.Registry.Get(echometrics.SlowDataNodes); m != nil {
+		view.Push.PushSamples([]metrics.Sample{{Metric: m, Time: view.Time, Value: float64(slow), Tags: view.Tags}})
 	}
 }
 

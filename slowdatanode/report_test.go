@@ -60,7 +60,7 @@ func liveCollector(tb testing.TB, n, calls int) (*ingest.Collector, *metrics.Reg
 // and the gauge pushed.
 func liveTick(c *ingest.Collector, reg *metrics.Registry, d Report) {
 	snap := c.BreakdownsOf(allBreakdowns())
-	d.DuringTest(ingest.End{Snapshot: snap, Registry: reg, Push: c, Time: time.Now(), Tags: metrics.NewTags(nil)})
+	d.DuringTest(ingest.View{Snapshot: snap, Registry: reg, Push: c, Time: time.Now(), Tags: metrics.NewTags(nil)})
 }
 
 // The live gauge counts the slow DataNode.

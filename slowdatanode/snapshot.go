@@ -116,3 +116,14 @@ func each[S metrics.Sink](snap *ingest.Snapshot, metric string, and []string, f 
 		}
 	}
 }
+
+// BreakdownsWithSummary are the breakdowns `dnecho run` and `dnecho aggregate` keep: the
+// echometrics.PerDataNode metrics by DataNode, which the end-of-test summary lists, then
+// Breakdowns, which the per-DataNode block and the verdict read.
+func BreakdownsWithSummary() []ingest.ByTag {
+	var b []ingest.ByTag
+	for _, m := range echometrics.PerDataNode {
+		b = append(b, ingest.ByTag{Metric: m, Tag: echometrics.TagDataNode})
+	}
+	return append(b, Breakdowns...)
+}

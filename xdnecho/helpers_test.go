@@ -34,7 +34,7 @@ func useDefaults(tb testing.TB, d Defaults) {
 
 // run is one loaded script with the Root of its dnecho module and its samples.
 type run struct {
-	r    *js.Runner
+	r    *js.Script
 	root *Root
 	out  *collector
 	log  *logBuffer
@@ -157,6 +157,6 @@ func closedContainer(c *minicluster.Cluster) scmsim.Container {
 
 // outcome reads an iteration's result as the two facts most tests check: whether it stopped
 // early (interrupted, or aborted by exec.test.abort) and the error it carries.
-func outcome(r execinfo.Result) (interrupted bool, err error) {
+func outcome(r execinfo.Exit) (interrupted bool, err error) {
 	return r.Outcome == execinfo.Interrupted || r.Outcome == execinfo.Aborted, r.Err
 }

@@ -39,7 +39,7 @@ import (
 // connections stay open until the process exits.
 type Root struct {
 	defaults Defaults
-	sessions *echo.Group
+	sessions *echo.SessionCache
 	async    *workers // run echoAsync calls
 	net      netWatches
 
@@ -52,7 +52,7 @@ type Root struct {
 // events (a slow SCM, a pipeline looked up again) go to the first VU's test logger.
 func New(d Defaults) *Root {
 	r := &Root{defaults: d.clone(), async: newWorkers()}
-	r.sessions = echo.NewGroup(r.event)
+	r.sessions = echo.NewSessionCache(r.event)
 	return r
 }
 

@@ -175,7 +175,7 @@ type samplesTo struct{ o *dashboard.Output }
 func (p samplesTo) PushSamples(b []metrics.Sample) { p.o.AddSamples(b) }
 
 // writeAggregateResults prints the summary and writes the files; failures are logged and joined.
-func writeAggregateResults(s streams, f *aggregateFlags, mode summary.Mode, res *aggregate.Result,
+func writeAggregateResults(s streams, f *aggregateFlags, mode summary.Mode, res *aggregate.Report,
 	report *dashboard.Output, log *slog.Logger) error {
 	opts := summary.Options{NoColor: f.noColor || !isTerminal(s.out), IsStdOutTTY: isTerminal(s.out), IsStdErrTTY: isTerminal(s.err), Mode: mode}
 	if res.Hello != nil {
@@ -218,7 +218,7 @@ func writeAggregateResults(s streams, f *aggregateFlags, mode summary.Mode, res 
 }
 
 // printInstances lists how each instance ended.
-func printInstances(out io.Writer, res *aggregate.Result) {
+func printInstances(out io.Writer, res *aggregate.Report) {
 	fmt.Fprintf(out, "\n  INSTANCES (%d of %d)\n", len(res.Instances), res.Expected)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	for _, in := range res.Instances {
@@ -233,7 +233,7 @@ func printInstances(out io.Writer, res *aggregate.Result) {
 
 // aggregateExitCode: 99 when a threshold failed on the whole test, else the first instance's own
 // failure, else 105 when interrupted, else 255 when an instance was lost.
-func aggregateExitCode(res *aggregate.Result, interrupted bool) int {
+func aggregateExitCode(res *aggregate.Report, interrupted bool) int {
 	if len(res.Verdict.Failed) > 0 {
 		return exitcode.ThresholdsFailed
 	}
@@ -251,7 +251,7 @@ func aggregateExitCode(res *aggregate.Result, interrupted bool) int {
 	return 0
 }
 
-func verdictError(res *aggregate.Result) error {
+func verdictError(res *aggregate.Report) error {
 	v := res.Verdict
 	switch {
 	case len(v.Failed) > 0 && v.Aborted:

@@ -15,7 +15,7 @@ var aggregateSlowFactorUsage = "name a DataNode slow in the whole test's summary
 // name DataNodes by uuid only, so r knows no addresses); the instances' own gauges, each judged
 // on its share, are left out.
 func configureDataNodes(o *aggregate.Options, r slowdatanode.Report) {
-	o.Breakdowns = dnechoBreakdowns()
+	o.Breakdowns = slowdatanode.BreakdownsWithSummary()
 	o.Computed = append(o.Computed, echometrics.SlowDataNodes)
 	o.DuringTest, o.EndOfTest = r.DuringTest, r.EndOfTest
 }

@@ -161,7 +161,7 @@ func inspectTest(sig *signals, s streams, script string, layers options.Layers, 
 		return nil, nil, withCode(exitcode.InvalidConfig, err)
 	}
 	defer cl.close()
-	test, err := readTestSource(script, s.in)
+	test, err := readScriptArg(script, s.in)
 	if err != nil {
 		return nil, nil, withCode(exitcode.Failure, err)
 	}

@@ -15,18 +15,6 @@ import (
 	"github.com/dnecho/dnecho/minicluster/dnsim"
 )
 
-type clusterFlags struct {
-	opts    minicluster.Options
-	confDir string
-	faults  dnsim.Faults
-	site    string        // server ozone-site.xml
-	sets    []string      // server -D key=value
-	leader  int           // 1-based on the command line
-	rotate  time.Duration // move the leader this often; 0: never
-	slow    []string      // --slow-datanode N=LATENCY
-	hangSCM int           // 1-based; 0: none
-}
-
 func newClusterCommand(sig *signals, s streams) *cobra.Command {
 	f := &clusterFlags{}
 	cmd := &cobra.Command{

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"sync/atomic"
@@ -15,19 +16,9 @@ import (
 
 	"github.com/dnecho/dnecho/engine/options"
 	"github.com/dnecho/dnecho/freon"
-	"github.com/dnecho/dnecho/internal/exitcode"
 	"github.com/dnecho/dnecho/ozone/config"
 	"github.com/dnecho/dnecho/ozone/echo"
 	"github.com/dnecho/dnecho/slowdatanode"
-)
-
-// Exit statuses of the freon command (internal/exitcode): Failure when any task failed or the
-// command died (Java's −1), Interrupted after Ctrl-C, Usage for a command line that cannot run —
-// freon itself exits 255 for its own option checks and 2 for picocli's; dnecho uses 2 for all.
-const (
-	freonExitFailed = exitcode.Failure
-	exitInterrupted = exitcode.Interrupted
-	exitUsage       = exitcode.Usage
 )
 
 // dn-echo's own validation messages, verbatim (the "OM" wording is upstream's, copied from
@@ -276,7 +267,7 @@ func runDNEcho(sig *signals, s streams, f *dnEchoFlags, fl *pflag.FlagSet) error
 	}
 	dns := watchDataNodes(sess, f.slow, outs)
 	watched.Store(dns)
-	prefix := freon.ResolvePrefix(f.run.Prefix, os.Getenv, randIndex)
+	prefix := freon.ResolvePrefix(f.run.Prefix, os.Getenv, rand.IntN)
 	var optionList []string
 	if f.global.verbose {
 		optionList = f.freonOptionList(fl, prefix, spec)
@@ -296,7 +287,7 @@ func runDNEcho(sig *signals, s streams, f *dnEchoFlags, fl *pflag.FlagSet) error
 		return withCode(freonExitFailed, err)
 	}
 	now := time.Now()
-	if err := outs.close(sig.hard, res.ReportText(now)+dns.text(res), now.Sub(res.Start), f.failOnLoss); err != nil {
+	if err := outs.close(sig.hard, res.Text(now)+dns.text(res), now.Sub(res.Start), f.failOnLoss); err != nil {
 		return err
 	}
 	switch {

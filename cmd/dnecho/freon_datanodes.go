@@ -38,19 +38,19 @@ func watchDataNodes(sess *echo.Session, opts slowdatanode.Options, outs *freonOu
 // figures its DataNode's uuid (its group), or with retries each attempt's own part at the
 // DataNode it went to.
 func (d *freonDataNodes) outcome(r *echo.Result) freon.Outcome {
-	out := freon.Outcome{Latency: r.Latency, Err: r.Err, Label: r.Label, Interrupted: r.Interrupted, Group: d.group(r.DataNode)}
+	out := freon.Outcome{Latency: r.Latency, Err: r.Err, Label: r.Label, Interrupted: r.Interrupted, Server: d.server(r.DataNode)}
 	if len(r.Earlier) > 0 {
 		out.Parts = make([]freon.Part, 0, len(r.Earlier)+1)
 		for _, a := range r.Earlier {
-			out.Parts = append(out.Parts, freon.Part{Group: d.group(a.DataNode), Latency: a.Latency, Failed: true})
+			out.Parts = append(out.Parts, freon.Part{Server: d.server(a.DataNode), Latency: a.Latency, Failed: true})
 		}
-		out.Parts = append(out.Parts, freon.Part{Group: out.Group, Latency: r.LastLatency(), Failed: r.Err != nil})
+		out.Parts = append(out.Parts, freon.Part{Server: out.Server, Latency: r.LastLatency(), Failed: r.Err != nil})
 	}
 	return out
 }
 
-// group is the group of an attempt to dn: its uuid ("" when no DataNode was reached).
-func (d *freonDataNodes) group(dn datanode.DataNode) string {
+// server is the server freon books an attempt to dn under: its uuid ("" when no DataNode was reached).
+func (d *freonDataNodes) server(dn datanode.DataNode) string {
 	if dn.UUID == "" {
 		return ""
 	}
@@ -60,18 +60,18 @@ func (d *freonDataNodes) group(dn datanode.DataNode) string {
 	return dn.UUID
 }
 
-// appendix is the generator's Appendix: the report's, from the run's groups.
-func (d *freonDataNodes) appendix(res *freon.Result) []string {
+// appendix is the generator's Appendix: the report's, from the run's per-server figures.
+func (d *freonDataNodes) appendix(res *freon.Report) []string {
 	d.stop()
 	var rows []slowdatanode.Row
-	for _, g := range res.Groups {
-		rows = append(rows, slowdatanode.Row{UUID: g.Group, Attempts: g.Latencies, Failed: g.Failures, Unit: time.Nanosecond})
+	for _, g := range res.Servers {
+		rows = append(rows, slowdatanode.Row{UUID: g.Server, Attempts: g.Latencies, Failed: g.Failures, Unit: time.Nanosecond})
 	}
 	return d.report.Appendix(d.net.Fill(rows))
 }
 
 // text is the appendix as the report text of the web dashboard's export shows it.
-func (d *freonDataNodes) text(res *freon.Result) string {
+func (d *freonDataNodes) text(res *freon.Report) string {
 	entries := d.appendix(res)
 	if len(entries) == 0 {
 		return ""

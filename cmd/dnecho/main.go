@@ -4,14 +4,10 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -19,69 +15,6 @@ import (
 	"github.com/dnecho/dnecho/internal/exitcode"
 	"github.com/dnecho/dnecho/internal/heapfloor"
 )
-
-// exitError carries a process exit code through cobra's error return.
-type exitError struct {
-	code int
-	err  error // nil: exit silently with code
-}
-
-func (e *exitError) Error() string {
-	if e.err == nil {
-		return fmt.Sprintf("exit status %d", e.code)
-	}
-	return e.err.Error()
-}
-
-func (e *exitError) Unwrap() error { return e.err }
-
-// withCode wraps err so that the process exits with code.
-func withCode(code int, err error) error { return &exitError{code: code, err: err} }
-
-// streams are the process's standard streams, injectable for tests.
-type streams struct {
-	in       io.Reader
-	out, err io.Writer
-}
-
-// signals turns the first SIGINT, SIGTERM or SIGHUP (a closed terminal or ssh session) into a
-// graceful stop (soft is cancelled) and the second into an immediate one (hard is cancelled).
-type signals struct {
-	soft, hard context.Context
-	stop       func()
-}
-
-func watchSignals() *signals {
-	soft, cancelSoft := context.WithCancel(context.Background())
-	hard, cancelHard := context.WithCancel(context.Background())
-	ch := make(chan os.Signal, 2)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	done := make(chan struct{})
-	go func() {
-		n := 0
-		for {
-			select {
-			case <-ch:
-				n++
-				if n == 1 {
-					fmt.Fprintln(os.Stderr, "\nstopping gracefully (Ctrl-C again to stop now)...")
-					cancelSoft()
-				} else {
-					cancelHard()
-					return
-				}
-			case <-done:
-				return
-			}
-		}
-	}()
-	return &signals{soft: soft, hard: hard, stop: func() {
-		signal.Stop(ch)
-		close(done)
-		cancelSoft()
-		cancelHard()
-	}}
-}
 
 func main() {
 	otlp.Version, _ = dnechoVersion()

@@ -3,21 +3,16 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/dnecho/dnecho/echometrics"
-	"github.com/dnecho/dnecho/engine/ingest"
 	"github.com/dnecho/dnecho/engine/js/modules"
-	"github.com/dnecho/dnecho/engine/null"
 	"github.com/dnecho/dnecho/engine/options"
 	"github.com/dnecho/dnecho/engine/runner"
 	"github.com/dnecho/dnecho/engine/ui"
@@ -39,48 +34,6 @@ const envFailOnOutputLoss = "DNECHO_FAIL_ON_OUTPUT_LOSS"
 
 // envVUMemoryCheck is the environment form of --vu-memory-check.
 const envVUMemoryCheck = "DNECHO_VU_MEMORY_CHECK"
-
-// runFlags are the command line of `dnecho run`: k6's flags for our surface, then ours.
-type runFlags struct {
-	vus, iterations                    int64
-	duration                           string
-	stages, env, out, tags             []string
-	includeSystemEnv                   bool
-	summaryExport, summaryMode         string
-	noSummary                          bool
-	summaryTrendStats, summaryTimeUnit string
-	systemTags, logFormat, config      string
-	quiet, noColor, verbose, throw     bool
-	noThresholds, noSetup, noTeardown  bool
-
-	failOnOutputLoss bool
-	vuMemoryCheck    bool
-	slowFactor       float64
-
-	// k6 flags whose options act on the runner (docs/k6-compat.md#cli).
-	minIterationDuration, segment, segmentSequence string
-	consoleOutput, logOutput, compatibilityMode    string
-
-	// cluster holds --conf, -D, --scm, --tls-ca and --user: the dnecho.Client defaults.
-	cluster echo.Spec
-	specs   *specFlags
-
-	localCluster bool
-	lcDataNodes  int
-	lcLatency    time.Duration
-
-	dist distFlags
-}
-
-// runOnlyFlags are the flags of run that act on the run alone, not on the options an archive
-// stores: the outputs, where the cluster is, the REST API's lingering, the aggregator, the
-// memory check and the slow-DataNode verdict.
-var runOnlyFlags = []string{
-	"out", "fail-on-output-loss", "vu-memory-check", "slow-factor",
-	"conf", "set", "scm", "tls-ca", "user", "principal", "keytab",
-	"local-cluster", "local-cluster-datanodes", "local-cluster-latency",
-	"address", "linger", "aggregator", "aggregator-timeout", "aggregator-ca",
-}
 
 func newRunCommand(sig *signals, s streams) *cobra.Command {
 	cmd, _ := newRunCommandFlags(sig, s)
@@ -188,7 +141,7 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 		return withCode(exitcode.InvalidConfig, err)
 	}
 	pre, _ := layers.Merge()
-	test, err := readTestSource(script, s.in)
+	test, err := readScriptArg(script, s.in)
 	if err != nil {
 		return withCode(exitcode.Failure, err)
 	}
@@ -258,7 +211,7 @@ func runScript(cmd *cobra.Command, sig *signals, s streams, f *runFlags, script 
 	cfg := runner.Config{
 		Layers: layers, Env: scriptEnv, SystemEnv: sysEnv,
 		Stdout: s.out, Stderr: s.err, StdoutTTY: outTTY, StderrTTY: errTTY,
-		Logger: log, ConsoleLogger: cl.console, Display: disp, Hard: sig.hard, Breakdowns: dnechoBreakdowns(), Charts: dns.report.Charts(),
+		Logger: log, ConsoleLogger: cl.console, Display: disp, Hard: sig.hard, Breakdowns: slowdatanode.BreakdownsWithSummary(), Charts: dns.report.Charts(),
 		StartDelayMetric: echometrics.IterationStartDelay,
 		Remote:           remoteModules(log),
 		Modules:          map[string]modules.Factory{dnechoext.ImportPath: dns.factory},
@@ -303,140 +256,6 @@ func boolSetting(cmd *cobra.Command, env map[string]string, flag, envName string
 	return b, nil
 }
 
-// dnechoBreakdowns asks the summary for the k6/x/dnecho metrics per DataNode, and the
-// per-DataNode block and verdict for theirs (slowdatanode.Breakdowns).
-func dnechoBreakdowns() []ingest.ByTag {
-	var b []ingest.ByTag
-	for _, m := range dnechoext.PerDataNode {
-		b = append(b, ingest.ByTag{Metric: m, Tag: dnechoext.TagDataNode})
-	}
-	return append(b, slowdatanode.Breakdowns...)
-}
-
-// layers builds the option layers other than the script's: config file, environment, flags.
-func (f *runFlags) layers(cmd *cobra.Command, env map[string]string) (options.Layers, error) {
-	var l options.Layers
-	var err error
-	if l.Env, err = options.FromEnv(env); err != nil {
-		return l, err
-	}
-	if l.CLI, err = f.cliLayer(cmd); err != nil {
-		return l, err
-	}
-	l.ConfigFile, err = configFileLayer(f.config, env)
-	return l, err
-}
-
-// configFileLayer reads the JSON config file of -c/--config, else of K6_CONFIG; none is an
-// empty layer.
-func configFileLayer(flag string, env map[string]string) (options.Options, error) {
-	path := flag
-	if path == "" {
-		path = env["K6_CONFIG"]
-	}
-	if path == "" {
-		return options.Options{}, nil
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return options.Options{}, &options.Error{Option: "config file", Err: err}
-	}
-	o, err := options.FromConfigFile(data)
-	if err != nil {
-		return o, fmt.Errorf("%s: %w", path, err)
-	}
-	return o, nil
-}
-
-// cliLayer turns the flags the user gave (and only those) into an options layer.
-func (f *runFlags) cliLayer(cmd *cobra.Command) (options.Options, error) {
-	var o options.Options
-	set := cmd.Flags().Changed
-	bad := func(flag string, err error) (options.Options, error) {
-		return o, &options.Error{Option: "--" + flag, Err: err}
-	}
-	if set("vus") {
-		o.VUs = null.From(f.vus)
-	}
-	for _, df := range []struct {
-		name string
-		dst  *null.Value[time.Duration]
-		v    string
-	}{{"duration", &o.Duration, f.duration}, {"min-iteration-duration", &o.MinIterationDuration, f.minIterationDuration}} {
-		if set(df.name) {
-			d, err := null.ParseDuration(df.v)
-			if err != nil {
-				return bad(df.name, err)
-			}
-			*df.dst = null.From(d)
-		}
-	}
-	if set("iterations") {
-		o.Iterations = null.From(f.iterations)
-	}
-	if set("stage") {
-		st, err := options.ParseStages(f.stages)
-		if err != nil {
-			return bad("stage", err)
-		}
-		o.Stages = st
-	}
-	if set("tag") {
-		tags, err := options.ParseTags(f.tags)
-		if err != nil {
-			return bad("tag", err)
-		}
-		o.Tags = tags
-	}
-	setChanged(set, []flagValue[string]{
-		{"summary-export", &o.SummaryExport, f.summaryExport},
-		{"summary-mode", &o.SummaryMode, f.summaryMode},
-		{"summary-time-unit", &o.SummaryTimeUnit, f.summaryTimeUnit},
-		{"log-format", &o.LogFormat, f.logFormat},
-		{"log-output", &o.LogOutput, f.logOutput},
-		{"console-output", &o.ConsoleOutput, f.consoleOutput},
-		{"execution-segment", &o.ExecutionSegment, f.segment},
-		{"execution-segment-sequence", &o.ExecutionSegmentSequence, f.segmentSequence},
-		{"compatibility-mode", &o.CompatibilityMode, f.compatibilityMode},
-	})
-	setChanged(set, []flagValue[bool]{
-		{"include-system-env-vars", &o.IncludeSystemEnvVars, f.includeSystemEnv},
-		{"no-color", &o.NoColor, f.noColor},
-		{"no-thresholds", &o.NoThresholds, f.noThresholds},
-		{"no-summary", &o.NoSummary, f.noSummary},
-		{"no-setup", &o.NoSetup, f.noSetup},
-		{"no-teardown", &o.NoTeardown, f.noTeardown},
-		{"throw", &o.Throw, f.throw},
-	})
-	if set("summary-trend-stats") {
-		o.SummaryTrendStats = options.SplitList(f.summaryTrendStats)
-	}
-	if set("system-tags") {
-		o.SystemTags = options.SplitList(f.systemTags)
-	}
-	if set("out") {
-		o.Out = f.out
-	}
-	f.dist.layer(set, &o)
-	return o, nil
-}
-
-// flagValue binds a flag to the option it sets.
-type flagValue[T any] struct {
-	name string
-	dst  *null.Value[T]
-	v    T
-}
-
-// setChanged sets each option whose flag the user gave, and only those.
-func setChanged[T any](set func(string) bool, list []flagValue[T]) {
-	for _, fv := range list {
-		if set(fv.name) {
-			*fv.dst = null.From(fv.v)
-		}
-	}
-}
-
 // startLocalCluster starts the emulated cluster for --local-cluster and returns the dnecho
 // module's defaults that point at it. The returned function stops it.
 func startLocalCluster(f *runFlags, env map[string]string, log *slog.Logger) (d dnechoext.Defaults, stop func(), err error) {
@@ -472,32 +291,4 @@ func startLocalCluster(f *runFlags, env map[string]string, log *slog.Logger) (d 
 		}
 		os.RemoveAll(dir)
 	}, nil
-}
-
-// environ returns the process environment as a map.
-func environ() map[string]string {
-	env := map[string]string{}
-	for _, kv := range os.Environ() {
-		if k, v, ok := strings.Cut(kv, "="); ok && k != "" {
-			env[k] = v
-		}
-	}
-	return env
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
-}
-
-func termWidth(w io.Writer) int {
-	f, ok := w.(*os.File)
-	if !ok {
-		return 0
-	}
-	width, _, err := term.GetSize(int(f.Fd()))
-	if err != nil {
-		return 0
-	}
-	return width
 }

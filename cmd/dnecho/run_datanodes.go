@@ -43,11 +43,11 @@ func (d *runDataNodes) factory() modules.Module {
 }
 
 // endOfTest is runner.Config.EndOfTest: the network watch stops, then the report's sections.
-func (d *runDataNodes) endOfTest(e ingest.End) []summary.Section {
+func (d *runDataNodes) endOfTest(view ingest.View) []summary.Section {
 	if root := d.root.Load(); root != nil {
 		root.StopNetwork()
 	}
-	return d.report.EndOfTest(e)
+	return d.report.EndOfTest(view)
 }
 
 // addrs are the addresses of the DataNodes of the test's k6/x/dnecho root, by uuid and mode;

@@ -65,11 +65,11 @@ type Options struct {
 	// DuringTest, when set, is called every Interval, just before the thresholds are evaluated,
 	// with the Breakdowns merged so far: what it pushes counts for that evaluation, so an
 	// abortOnFail threshold on the gauge it sets stops every instance. It must return quickly.
-	DuringTest func(ingest.End)
+	DuringTest func(ingest.View)
 	// EndOfTest, when set, is called once every instance has ended, before the thresholds'
 	// final evaluation: what it pushes counts for it, and the sections it returns are
-	// Result.Sections (runner.Config.EndOfTest for the whole test).
-	EndOfTest func(ingest.End) []summary.Section
+	// Report.Sections (runner.Config.EndOfTest for the whole test).
+	EndOfTest func(ingest.View) []summary.Section
 	// Token, when set, is the secret every instance must present (its Auth frame) before
 	// anything else it sends is read: without it anyone who reaches the listener could join the
 	// test, or post a passing outcome with no samples.
@@ -139,7 +139,7 @@ func New(o Options) *Aggregator {
 // Run accepts instances until every expected instance has ended (sent its outcome, or
 // disappeared), then gives the verdict to the instances and returns the whole test's result.
 // Ending ctx ends the wait: instances still running are reported lost. Run closes the listener.
-func (a *Aggregator) Run(ctx context.Context) (*Result, error) {
+func (a *Aggregator) Run(ctx context.Context) (*Report, error) {
 	// Connections outlive the wait: each handler sends its instance the verdict, then ends.
 	connCtx, closeConns := context.WithCancel(context.Background())
 	defer closeConns()
@@ -289,14 +289,14 @@ func (a *Aggregator) abort(ctx context.Context, err error) {
 }
 
 // conclude makes the final evaluation and the result.
-func (a *Aggregator) conclude() *Result {
+func (a *Aggregator) conclude() *Report {
 	if _, ok := a.collector.Sink(a.builtins.VUs.Name); !ok {
 		a.pushVUs(true) // some instance never reported its VUs: sum those that did
 	}
 	sections := a.endOfTest()
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	res := &Result{Snapshot: a.collector.Snapshot(), Thresholds: a.ths, Hello: a.hello, Expected: a.expected, Sections: sections}
+	res := &Report{Snapshot: a.collector.Snapshot(), Thresholds: a.ths, Hello: a.hello, Expected: a.expected, Sections: sections}
 	for _, in := range a.instances {
 		res.Instances = append(res.Instances, in.report())
 		res.Duration = max(res.Duration, in.elapsed())

@@ -30,20 +30,20 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 const thirds = "0,1/3,2/3,1"
 
 // startAggregator runs an aggregator on a loopback port; wait returns its result.
-func startAggregator(t *testing.T) (addr string, wait func() *aggregate.Result) {
+func startAggregator(t *testing.T) (addr string, wait func() *aggregate.Report) {
 	t.Helper()
 	return startAggregatorWith(t, nil)
 }
 
 // startAggregatorWith is startAggregator with options changed by tweak (nil: none).
-func startAggregatorWith(t *testing.T, tweak func(*aggregate.Options)) (addr string, wait func() *aggregate.Result) {
+func startAggregatorWith(t *testing.T, tweak func(*aggregate.Options)) (addr string, wait func() *aggregate.Report) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	done := make(chan *aggregate.Result, 1)
+	done := make(chan *aggregate.Report, 1)
 	go func() {
 		o := aggregate.Options{Listener: ln, Interval: 100 * time.Millisecond}
 		if tweak != nil {
@@ -53,8 +53,8 @@ func startAggregatorWith(t *testing.T, tweak func(*aggregate.Options)) (addr str
 		done <- r
 	}()
 	var once sync.Once
-	var res *aggregate.Result
-	wait = func() *aggregate.Result {
+	var res *aggregate.Report
+	wait = func() *aggregate.Report {
 		once.Do(func() { res = <-done; cancel() })
 		return res
 	}
@@ -64,7 +64,7 @@ func startAggregatorWith(t *testing.T, tweak func(*aggregate.Options)) (addr str
 
 // instanceRun is one instance's runner.Run.
 type instanceRun struct {
-	res runner.Result
+	res runner.Report
 	err error
 }
 
@@ -125,7 +125,7 @@ func (w testWriter) Write(p []byte) (int, error) {
 }
 
 // trend reads a percentile of a trend from a runner's or the aggregator's summary metrics.
-func p95(t *testing.T, res *aggregate.Result, name string) float64 {
+func p95(t *testing.T, res *aggregate.Report, name string) float64 {
 	t.Helper()
 	for _, s := range res.Snapshot.Series {
 		if s.Name == name {

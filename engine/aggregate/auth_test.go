@@ -15,20 +15,20 @@ import (
 )
 
 // runGuarded runs an aggregator of one instance with a token until stop is called.
-func runGuarded(t *testing.T, token string) (addr string, stop func() *aggregate.Result) {
+func runGuarded(t *testing.T, token string) (addr string, stop func() *aggregate.Report) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan *aggregate.Result, 1)
+	done := make(chan *aggregate.Report, 1)
 	go func() {
 		r, _ := aggregate.New(aggregate.Options{Listener: ln, Instances: 1, Token: token}).Run(ctx)
 		done <- r
 	}()
-	res := (*aggregate.Result)(nil)
-	stop = func() *aggregate.Result {
+	res := (*aggregate.Report)(nil)
+	stop = func() *aggregate.Report {
 		if res == nil {
 			cancel()
 			res = <-done

@@ -47,8 +47,8 @@ func script(executor, size string, abort bool) string {
 
 // judge sets extmod_verdict to 1 when server b's median is more than twice a's, and counts the
 // servers it saw.
-func judge(seen *atomic.Int64) func(ingest.End) {
-	return func(e ingest.End) {
+func judge(seen *atomic.Int64) func(ingest.View) {
+	return func(e ingest.View) {
 		b, ok := e.Snapshot.Breakdown("extmod_latency", "server")
 		if !ok {
 			return
@@ -74,7 +74,7 @@ func hookOptions(o *aggregate.Options) {
 }
 
 // gauge is the value of a gauge in the whole test's snapshot, -1 when absent.
-func gauge(res *aggregate.Result, name string) float64 {
+func gauge(res *aggregate.Report, name string) float64 {
 	for _, s := range res.Snapshot.Series {
 		if s.Name == name {
 			return s.Sink.(*metrics.GaugeSink).Value
@@ -89,7 +89,7 @@ func TestEndOfTestHook(t *testing.T) {
 	var seen atomic.Int64
 	addr, wait := startAggregatorWith(t, func(o *aggregate.Options) {
 		hookOptions(o)
-		o.EndOfTest = func(e ingest.End) []summary.Section {
+		o.EndOfTest = func(e ingest.View) []summary.Section {
 			judge(&seen)(e)
 			return []summary.Section{{Title: "per server", Lines: []string{"SLOW b"}}}
 		}

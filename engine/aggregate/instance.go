@@ -48,8 +48,8 @@ type seriesRef struct {
 	tags *metrics.Tags
 }
 
-// Result is the whole test's outcome.
-type Result struct {
+// Report is the whole distributed test's outcome, as the aggregator concludes it.
+type Report struct {
 	// Snapshot holds the merged sinks, Thresholds their final evaluation (nil without).
 	Snapshot   *ingest.Snapshot
 	Thresholds *threshold.Set

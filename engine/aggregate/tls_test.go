@@ -53,7 +53,7 @@ func TestTLS(t *testing.T) {
 	ln := tls.NewListener(raw, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	done := make(chan *aggregate.Result, 1)
+	done := make(chan *aggregate.Report, 1)
 	go func() {
 		r, _ := aggregate.New(aggregate.Options{Listener: ln, Instances: 1, Token: "s3cret"}).Run(ctx)
 		done <- r

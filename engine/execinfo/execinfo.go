@@ -121,8 +121,8 @@ func (o Outcome) String() string {
 	return "unknown"
 }
 
-// Result is what running one iteration reports.
-type Result struct {
+// Exit is how running one iteration ended: its outcome and, for some outcomes, the error.
+type Exit struct {
 	Outcome Outcome
 	// Err is the error of a Failed iteration or the abort (Aborted); with Completed, an
 	// exception the runtime has already logged (the scheduler does not log it again); nil

@@ -9,7 +9,7 @@ import (
 	"github.com/dnecho/dnecho/engine/scenario"
 )
 
-// arrivalRateRunner starts iterations on a schedule (open model). At each due time it offers
+// arrivalRateDriver starts iterations on a schedule (open model). At each due time it offers
 // the iteration to an idle VU without waiting; if none is idle the iteration is dropped, never
 // queued, and one more VU is initialised in the background while maxVUs allows (grafana/k6
 // lib/executor/constant_arrival_rate.go and ramping_arrival_rate.go).
@@ -18,7 +18,7 @@ import (
 // dispatcher claims one idle VU (decrementing the count) before handing an iteration over. So a
 // VU that has just finished, or just been activated, and is on its way to receive is never
 // mistaken for a busy one, and a claimed hand-over never waits for more than that short way.
-type arrivalRateRunner struct {
+type arrivalRateDriver struct {
 	sc       *scenarioRun
 	a        scenario.Arrivals
 	work     chan arrival // unbuffered; only sent to after claiming an idle VU
@@ -37,11 +37,11 @@ type arrival struct {
 	due   time.Time
 }
 
-func newArrivalRateRunner(sc *scenarioRun, a scenario.Arrivals) *arrivalRateRunner {
-	return &arrivalRateRunner{sc: sc, a: a, work: make(chan arrival)}
+func newArrivalRateDriver(sc *scenarioRun, a scenario.Arrivals) *arrivalRateDriver {
+	return &arrivalRateDriver{sc: sc, a: a, work: make(chan arrival)}
 }
 
-func (r *arrivalRateRunner) run() error {
+func (r *arrivalRateDriver) run() error {
 	if r.a.Out {
 		r.sc.markStarted()
 		<-r.sc.regularCtx.Done() // this instance has no share of the scenario
@@ -70,7 +70,7 @@ func (r *arrivalRateRunner) run() error {
 
 // dispatch walks the schedule of this instance's iterations (its stripe of global iterations,
 // each at its global due time) until the regular end.
-func (r *arrivalRateRunner) dispatch() {
+func (r *arrivalRateDriver) dispatch() {
 	start := r.sc.startedAt()
 	regular := r.sc.regularCtx
 	timer := time.NewTimer(time.Hour)
@@ -104,7 +104,7 @@ func (r *arrivalRateRunner) dispatch() {
 }
 
 // claimIdle reserves one idle VU for a hand-over; false when every VU is busy.
-func (r *arrivalRateRunner) claimIdle() bool {
+func (r *arrivalRateDriver) claimIdle() bool {
 	for {
 		n := r.idle.Load()
 		if n <= 0 {
@@ -118,7 +118,7 @@ func (r *arrivalRateRunner) claimIdle() bool {
 
 // serve runs the iterations handed to one activated VU until the regular end. The caller has
 // already counted the VU idle.
-func (r *arrivalRateRunner) serve(l *lease) {
+func (r *arrivalRateDriver) serve(l *lease) {
 	defer r.sc.release(l)
 	for {
 		select {
@@ -133,7 +133,7 @@ func (r *arrivalRateRunner) serve(l *lease) {
 	}
 }
 
-func (r *arrivalRateRunner) drop() {
+func (r *arrivalRateDriver) drop() {
 	r.sc.pushDropped(1, 0)
 	if r.vus.Load() >= r.a.MaxVUs {
 		if r.warned.CompareAndSwap(false, true) {
@@ -150,7 +150,7 @@ func (r *arrivalRateRunner) drop() {
 }
 
 // grow adds one VU (an idle pooled one, or a newly initialised one) and serves with it.
-func (r *arrivalRateRunner) grow() {
+func (r *arrivalRateDriver) grow() {
 	defer r.wg.Done()
 	pv, err := r.sc.s.pool.grow(r.sc.regularCtx)
 	if err != nil {
@@ -168,7 +168,7 @@ func (r *arrivalRateRunner) grow() {
 	r.serve(l)
 }
 
-func (r *arrivalRateRunner) progress(elapsed time.Duration) (float64, []string) {
+func (r *arrivalRateDriver) progress(elapsed time.Duration) (float64, []string) {
 	rate := 0.0
 	if Status(r.sc.status.Load()) == StatusRunning {
 		rate = r.a.Rate(elapsed)

@@ -18,8 +18,8 @@ import (
 type noopVU struct{}
 
 func (noopVU) Activate(*execinfo.Scenario) Activation { return noopVU{} }
-func (noopVU) RunIteration(context.Context, execinfo.Iteration) execinfo.Result {
-	return execinfo.Result{}
+func (noopVU) RunIteration(context.Context, execinfo.Iteration) execinfo.Exit {
+	return execinfo.Exit{}
 }
 func (noopVU) Deactivate() {}
 

@@ -4,14 +4,14 @@ import (
 	"time"
 )
 
-// constantVUsRunner: a fixed number of VUs loop until the regular end.
-type constantVUsRunner struct {
+// constantVUsDriver: a fixed number of VUs loop until the regular end.
+type constantVUsDriver struct {
 	sc  *scenarioRun
 	vus int64
 	dur time.Duration
 }
 
-func (r *constantVUsRunner) run() error {
+func (r *constantVUsDriver) run() error {
 	pvs, err := r.sc.getVUs(r.vus)
 	if err != nil {
 		return err
@@ -20,6 +20,6 @@ func (r *constantVUsRunner) run() error {
 	return nil
 }
 
-func (r *constantVUsRunner) progress(elapsed time.Duration) (float64, []string) {
+func (r *constantVUsDriver) progress(elapsed time.Duration) (float64, []string) {
 	return timeFraction(elapsed, r.dur), []string{vusPart(r.vus), timePart(elapsed, r.dur)}
 }

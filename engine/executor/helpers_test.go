@@ -44,7 +44,7 @@ type rec struct {
 
 // fakeRuntime is a Go-function stand-in for the JS runtime: body decides what an iteration does.
 type fakeRuntime struct {
-	body      func(ctx context.Context, r rec) execinfo.Result
+	body      func(ctx context.Context, r rec) execinfo.Exit
 	initDelay time.Duration
 	created   atomic.Int64
 
@@ -136,9 +136,9 @@ type fakeActive struct {
 	s *execinfo.Scenario
 }
 
-func (fa *fakeActive) RunIteration(ctx context.Context, it execinfo.Iteration) execinfo.Result {
+func (fa *fakeActive) RunIteration(ctx context.Context, it execinfo.Iteration) execinfo.Exit {
 	r := rec{Scenario: fa.s.Name, VU: fa.v.id, It: it, Start: time.Now()}
-	res := execinfo.Result{Outcome: execinfo.Completed}
+	res := execinfo.Exit{Outcome: execinfo.Completed}
 	if fa.v.f.body != nil {
 		res = fa.v.f.body(ctx, r)
 	}
@@ -154,15 +154,15 @@ func (fa *fakeActive) Deactivate() {
 }
 
 // sleepBody is an iteration that takes d, or is interrupted when ctx ends first.
-func sleepBody(d time.Duration) func(context.Context, rec) execinfo.Result {
-	return func(ctx context.Context, _ rec) execinfo.Result {
+func sleepBody(d time.Duration) func(context.Context, rec) execinfo.Exit {
+	return func(ctx context.Context, _ rec) execinfo.Exit {
 		t := time.NewTimer(d)
 		defer t.Stop()
 		select {
 		case <-t.C:
-			return execinfo.Result{Outcome: execinfo.Completed}
+			return execinfo.Exit{Outcome: execinfo.Completed}
 		case <-ctx.Done():
-			return execinfo.Result{Outcome: execinfo.Interrupted}
+			return execinfo.Exit{Outcome: execinfo.Interrupted}
 		}
 	}
 }
@@ -176,7 +176,7 @@ type harness struct {
 	s   *Scheduler
 }
 
-func newHarness(t testing.TB, body func(context.Context, rec) execinfo.Result, opts Options, scs ...scenario.Config) *harness {
+func newHarness(t testing.TB, body func(context.Context, rec) execinfo.Exit, opts Options, scs ...scenario.Config) *harness {
 	t.Helper()
 	h := &harness{t: t, rt: &fakeRuntime{body: body}, col: &collector{}, log: &logBuf{}}
 	opts.Scenarios = scs

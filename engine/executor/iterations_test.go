@@ -132,11 +132,11 @@ func TestPerVUIterationsDropsPerVU(t *testing.T) {
 func TestScriptExceptionCountsAsComplete(t *testing.T) {
 	virtual(t, func(t *testing.T) {
 		sc := scenariotest.Decode(t, "s", `{"executor": "shared-iterations", "vus": 1, "iterations": 3}`)
-		h := newHarness(t, func(_ context.Context, r rec) execinfo.Result {
+		h := newHarness(t, func(_ context.Context, r rec) execinfo.Exit {
 			if r.It.ScenarioInInstance == 1 {
-				return execinfo.Result{Outcome: execinfo.Failed, Err: errText("ReferenceError: x is not defined")}
+				return execinfo.Exit{Outcome: execinfo.Failed, Err: errText("ReferenceError: x is not defined")}
 			}
-			return execinfo.Result{}
+			return execinfo.Exit{}
 		}, Options{}, sc)
 		if _, err := h.run(); err != nil {
 			t.Fatal(err)

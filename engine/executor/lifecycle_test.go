@@ -75,11 +75,11 @@ func TestActivationFields(t *testing.T) {
 				mu.Unlock()
 			}}, nil
 		})
-		rt.body = func(_ context.Context, r rec) execinfo.Result {
+		rt.body = func(_ context.Context, r rec) execinfo.Exit {
 			mu.Lock()
 			progress = append(progress, seen[0].Progress())
 			mu.Unlock()
-			return execinfo.Result{}
+			return execinfo.Exit{}
 		}
 		start := time.Now()
 		if _, err := h.run(); err != nil {
@@ -176,11 +176,11 @@ func TestAbortFromIteration(t *testing.T) {
 	virtual(t, func(t *testing.T) {
 		boom := errors.New("test aborted: enough")
 		sc := scenariotest.Decode(t, "s", `{"executor": "shared-iterations", "vus": 1, "iterations": 10}`)
-		h := newHarness(t, func(_ context.Context, r rec) execinfo.Result {
+		h := newHarness(t, func(_ context.Context, r rec) execinfo.Exit {
 			if r.It.ScenarioInInstance == 3 {
-				return execinfo.Result{Outcome: execinfo.Aborted, Err: boom}
+				return execinfo.Exit{Outcome: execinfo.Aborted, Err: boom}
 			}
-			return execinfo.Result{}
+			return execinfo.Exit{}
 		}, Options{}, sc)
 		_, err := h.run()
 		if !errors.Is(err, boom) {
@@ -233,7 +233,7 @@ func TestGauges(t *testing.T) {
 	}
 	cases := []struct {
 		name string
-		body func(context.Context, rec) execinfo.Result
+		body func(context.Context, rec) execinfo.Exit
 		scs  []string
 		want []point
 	}{

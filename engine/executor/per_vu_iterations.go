@@ -5,14 +5,14 @@ import (
 	"time"
 )
 
-// perVUIterationsRunner: every VU runs the same number of iterations.
-type perVUIterationsRunner struct {
+// perVUIterationsDriver: every VU runs the same number of iterations.
+type perVUIterationsDriver struct {
 	sc         *scenarioRun
 	vus, iters int64
 	maxDur     time.Duration
 }
 
-func (r *perVUIterationsRunner) run() error {
+func (r *perVUIterationsDriver) run() error {
 	pvs, err := r.sc.getVUs(r.vus)
 	if err != nil {
 		return err
@@ -33,7 +33,7 @@ func (r *perVUIterationsRunner) run() error {
 	return nil
 }
 
-func (r *perVUIterationsRunner) progress(elapsed time.Duration) (float64, []string) {
+func (r *perVUIterationsDriver) progress(elapsed time.Duration) (float64, []string) {
 	total := r.vus * r.iters
 	done := r.sc.completed.Load() + r.sc.interrupted.Load()
 	f := 1.0

@@ -88,7 +88,7 @@ func (sc *scenarioRun) snapshot() ScenarioProgress {
 		}
 	}
 	el := sc.elapsed()
-	f, right := sc.runner.progress(el)
+	f, right := sc.driver.progress(el)
 	return ScenarioProgress{
 		Name:        sc.base.Name,
 		Executor:    sc.base.Executor,

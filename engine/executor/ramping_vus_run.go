@@ -10,11 +10,11 @@ import (
 	"github.com/dnecho/dnecho/engine/plan"
 )
 
-// rampingVUsRunner drives VU slots along the raw steps. Slot i loops while the target is above i.
+// rampingVUsDriver drives VU slots along the raw steps. Slot i loops while the target is above i.
 // When the target drops below i+1 the slot stops starting iterations, may finish the current one
 // within gracefulRampDown, and then is interrupted and gives its VU back; if the target rises
 // again before that, the same slot simply resumes (grafana/k6 lib/executor/ramping_vus.go).
-type rampingVUsRunner struct {
+type rampingVUsDriver struct {
 	sc       *scenarioRun
 	steps    []plan.VUStep
 	maxVUs   int64
@@ -34,7 +34,7 @@ type rampingVUsRunner struct {
 
 // rampSlot is one VU position of the ramp.
 type rampSlot struct {
-	r      *rampingVUsRunner
+	r      *rampingVUsDriver
 	ctx    context.Context // ends at the slot's hard stop
 	cancel context.CancelFunc
 	wake   chan struct{}
@@ -44,7 +44,7 @@ type rampSlot struct {
 	timer   *time.Timer // pending ramp-down hard stop
 }
 
-func (r *rampingVUsRunner) run() error {
+func (r *rampingVUsDriver) run() error {
 	start := r.sc.startedAt()
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
@@ -73,7 +73,7 @@ steps:
 }
 
 // apply moves the target to n VUs.
-func (r *rampingVUsRunner) apply(n int64) {
+func (r *rampingVUsDriver) apply(n int64) {
 	prev := r.target.Swap(n)
 	for i := prev; i < n; i++ {
 		if i < int64(len(r.slots)) && r.slots[i] != nil && r.slots[i].resume() {
@@ -86,7 +86,7 @@ func (r *rampingVUsRunner) apply(n int64) {
 	}
 }
 
-func (r *rampingVUsRunner) startSlot(i int64) {
+func (r *rampingVUsDriver) startSlot(i int64) {
 	for int64(len(r.slots)) <= i {
 		r.slots = append(r.slots, nil)
 	}
@@ -169,7 +169,7 @@ func (s *rampSlot) stop() {
 	s.cancel()
 }
 
-func (r *rampingVUsRunner) progress(elapsed time.Duration) (float64, []string) {
+func (r *rampingVUsDriver) progress(elapsed time.Duration) (float64, []string) {
 	cur := r.target.Load()
 	if Status(r.sc.status.Load()) >= StatusDone {
 		cur = 0

@@ -39,10 +39,10 @@ func TestRealClockSharedIterations(t *testing.T) {
 // interrupted: the stop must reach them through their context.
 func TestRealClockStop(t *testing.T) {
 	started := make(chan struct{}, 2)
-	body := func(ctx context.Context, _ rec) execinfo.Result {
+	body := func(ctx context.Context, _ rec) execinfo.Exit {
 		started <- struct{}{}
 		<-ctx.Done()
-		return execinfo.Result{Outcome: execinfo.Interrupted}
+		return execinfo.Exit{Outcome: execinfo.Interrupted}
 	}
 	sc := scenariotest.Decode(t, "s", `{"executor": "constant-vus", "vus": 2, "duration": "1h", "gracefulStop": "0s"}`)
 	h := newHarness(t, body, Options{}, sc)

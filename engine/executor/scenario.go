@@ -18,15 +18,15 @@ type scenarioRun struct {
 	cfg         scenario.Config
 	base        *scenario.BaseConfig
 	info        *execinfo.Scenario // what every activation for this scenario is given
-	runner      runner
+	driver      driver
 	droppedTags *metrics.Tags
 	regular     time.Duration
 	graceful    time.Duration
-	// tuple splits this scenario's work between instances; runners that re-segment replace it
-	// in newRunner.
+	// tuple splits this scenario's work between instances; drivers that re-segment replace it
+	// in newDriver.
 	tuple *plan.ExecutionTuple
 
-	// Set before runner.run starts; read-only afterwards.
+	// Set before driver.run starts; read-only afterwards.
 	regularCtx, hardCtx context.Context
 	regularEnd          time.Time // regularCtx's deadline
 
@@ -43,7 +43,7 @@ type scenarioRun struct {
 	cancelRegular context.CancelFunc
 	cancelHard    context.CancelFunc
 	hardTimer     *time.Timer
-	ended         bool // the runner has returned; Stop has nothing left to do
+	ended         bool // the driver has returned; Stop has nothing left to do
 }
 
 func newScenarioRun(s *Scheduler, c scenario.Config) (*scenarioRun, error) {
@@ -66,7 +66,7 @@ func newScenarioRun(s *Scheduler, c scenario.Config) (*scenarioRun, error) {
 		State:    sc,
 	}
 	var err error
-	if sc.runner, err = newRunner(sc); err != nil {
+	if sc.driver, err = newDriver(sc); err != nil {
 		return nil, err
 	}
 	return sc, nil
@@ -103,7 +103,7 @@ func (sc *scenarioRun) run(runCtx context.Context) {
 		sc.stopGracefully()
 	}
 
-	err := sc.runner.run()
+	err := sc.driver.run()
 
 	sc.mu.Lock()
 	sc.ended = true
@@ -180,6 +180,6 @@ func (sc *scenarioRun) elapsed() time.Duration {
 }
 
 func (sc *scenarioRun) progressFraction() float64 {
-	f, _ := sc.runner.progress(sc.elapsed())
+	f, _ := sc.driver.progress(sc.elapsed())
 	return f
 }

@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// sharedIterationsRunner: VUs claim iterations from one shared count until none is left.
-type sharedIterationsRunner struct {
+// sharedIterationsDriver: VUs claim iterations from one shared count until none is left.
+type sharedIterationsDriver struct {
 	sc         *scenarioRun
 	vus, total int64
 	maxDur     time.Duration
@@ -14,7 +14,7 @@ type sharedIterationsRunner struct {
 	active     atomic.Int64
 }
 
-func (r *sharedIterationsRunner) run() error {
+func (r *sharedIterationsDriver) run() error {
 	pvs, err := r.sc.getVUs(r.vus)
 	if err != nil {
 		return err
@@ -33,9 +33,9 @@ func (r *sharedIterationsRunner) run() error {
 	return nil
 }
 
-func (r *sharedIterationsRunner) done() int64 { return r.sc.completed.Load() + r.sc.interrupted.Load() }
+func (r *sharedIterationsDriver) done() int64 { return r.sc.completed.Load() + r.sc.interrupted.Load() }
 
-func (r *sharedIterationsRunner) progress(elapsed time.Duration) (float64, []string) {
+func (r *sharedIterationsDriver) progress(elapsed time.Duration) (float64, []string) {
 	f := 1.0
 	if r.total > 0 {
 		f = clamp01(float64(r.done()) / float64(r.total))

@@ -36,7 +36,7 @@ type Activation interface {
 	// execinfo.Interrupted promptly. The runtime emits the `iterations` and `iteration_duration`
 	// samples for Completed and Failed outcomes only; the scheduler books the instance-level
 	// counts.
-	RunIteration(ctx context.Context, it execinfo.Iteration) execinfo.Result
+	RunIteration(ctx context.Context, it execinfo.Iteration) execinfo.Exit
 	// Deactivate ends the activation (flush per-VU buffers, drop scenario env); it is called once,
 	// after the last RunIteration, before the VU goes back to the pool.
 	Deactivate()

@@ -23,10 +23,10 @@ const MaxAnd = 3
 // key identifies the breakdown among a metric's.
 func (b ByTag) key() string { return strings.Join(append([]string{b.Tag}, b.And...), "\x00") }
 
-// End is what a test's aggregated state gives a front end's hooks, during the test and at its end:
+// View is what a front end's hooks see of a test's aggregated state, during the test and at its end:
 // the single run's (engine/runner) and the distributed test's (engine/aggregate), which merges
 // every instance's samples.
-type End struct {
+type View struct {
 	// Snapshot is everything aggregated, breakdowns included; during the test it holds only the
 	// breakdowns the front end asked for (BreakdownsOf: no metric sinks, no check tree).
 	Snapshot *Snapshot
@@ -43,14 +43,14 @@ type End struct {
 // DuringTest is what c gives a front end's hook every period of the test (runner.Config and
 // aggregate.Options DuringTest): the breakdowns bys aggregated so far (BreakdownsOf), c to push
 // to, samples of reg's metrics at now tagged tags.
-func (c *Collector) DuringTest(bys []ByTag, reg *metrics.Registry, now time.Time, tags *metrics.Tags) End {
-	return End{Snapshot: c.BreakdownsOf(bys), Registry: reg, Push: c, Time: now, Tags: tags}
+func (c *Collector) DuringTest(bys []ByTag, reg *metrics.Registry, now time.Time, tags *metrics.Tags) View {
+	return View{Snapshot: c.BreakdownsOf(bys), Registry: reg, Push: c, Time: now, Tags: tags}
 }
 
 // EndOfTest is what c gives a front end's hook once the test is over (EndOfTest): everything it
 // aggregated (Snapshot), and as DuringTest, c to push to.
-func (c *Collector) EndOfTest(reg *metrics.Registry, now time.Time, tags *metrics.Tags) End {
-	return End{Snapshot: c.Snapshot(), Registry: reg, Push: c, Time: now, Tags: tags}
+func (c *Collector) EndOfTest(reg *metrics.Registry, now time.Time, tags *metrics.Tags) View {
+	return View{Snapshot: c.Snapshot(), Registry: reg, Push: c, Time: now, Tags: tags}
 }
 
 // BreakdownsOf copies the breakdowns asked for, and only them: the lock is held for one

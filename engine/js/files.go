@@ -9,6 +9,6 @@ type (
 	// RemoteModules gives the source of an https:// module, from the network, a cache or an
 	// archive.
 	RemoteModules = loader.RemoteModules
-	// File is one file a test loaded (Runner.Files).
+	// File is one file a test loaded (Script.Files).
 	File = loader.File
 )

@@ -30,7 +30,7 @@ func writeFiles(t testing.TB, files map[string]string) string {
 
 // env bundles a loaded script with its sample collector and log.
 type env struct {
-	r   *Runner
+	r   *Script
 	out *collector
 	log *logBuffer
 	dir string
@@ -110,6 +110,6 @@ type logBuffer = testkit.SyncBuffer
 
 // outcome reads an iteration's result as the two facts most tests check: whether it stopped
 // early (interrupted, or aborted by exec.test.abort) and the error it carries.
-func outcome(r execinfo.Result) (interrupted bool, err error) {
+func outcome(r execinfo.Exit) (interrupted bool, err error) {
 	return r.Outcome == execinfo.Interrupted || r.Outcome == execinfo.Aborted, r.Err
 }

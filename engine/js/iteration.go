@@ -70,17 +70,17 @@ func (vu *VU) Deactivate() {
 // the *ScriptError as Err, which the scheduler does not log again) and the run goes on.
 // exec.test.abort is Aborted with a *modules.AbortError: the scheduler must stop the run (exit
 // code 108). A VU without an active scenario (ErrNotActivated) fails the iteration.
-func (vu *VU) RunIteration(ctx context.Context, it execinfo.Iteration) execinfo.Result {
+func (vu *VU) RunIteration(ctx context.Context, it execinfo.Iteration) execinfo.Exit {
 	if vu.execFn == nil {
-		return execinfo.Result{Outcome: execinfo.Failed, Err: ErrNotActivated}
+		return execinfo.Exit{Outcome: execinfo.Failed, Err: ErrNotActivated}
 	}
 	data, err := vu.setupArg()
 	if err != nil {
-		return execinfo.Result{Outcome: execinfo.Failed, Err: err}
+		return execinfo.Exit{Outcome: execinfo.Failed, Err: err}
 	}
 	if ctx.Err() != nil {
 		// Never start an iteration whose context has already ended.
-		return execinfo.Result{Outcome: execinfo.Interrupted}
+		return execinfo.Exit{Outcome: execinfo.Interrupted}
 	}
 	vu.iter++
 	vu.iterInfo = it
@@ -129,14 +129,14 @@ func (vu *VU) RunIteration(ctx context.Context, it execinfo.Iteration) execinfo.
 
 	switch {
 	case abort != nil:
-		return execinfo.Result{Outcome: execinfo.Aborted, Err: abort}
+		return execinfo.Exit{Outcome: execinfo.Aborted, Err: abort}
 	case interrupted:
-		return execinfo.Result{Outcome: execinfo.Interrupted}
+		return execinfo.Exit{Outcome: execinfo.Interrupted}
 	case script != nil:
 		vu.logException(script)
-		return execinfo.Result{Outcome: execinfo.Completed, Err: script}
+		return execinfo.Exit{Outcome: execinfo.Completed, Err: script}
 	}
-	return execinfo.Result{Outcome: execinfo.Completed}
+	return execinfo.Exit{Outcome: execinfo.Completed}
 }
 
 // holdFor keeps the VU for d (minIterationDuration's remainder), or until ctx ends. As in k6

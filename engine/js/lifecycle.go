@@ -14,7 +14,7 @@ import (
 // also kept for VUs and teardown (see SetupData). Errors: *ScriptError for an exception (exit 107;
 // teardown must not run), *TimeoutError when ctx's deadline passes (exit 100),
 // *modules.AbortError for exec.test.abort.
-func (r *Runner) Setup(ctx context.Context) ([]byte, error) {
+func (r *Script) Setup(ctx context.Context) ([]byte, error) {
 	if !r.functions["setup"] {
 		return nil, nil
 	}
@@ -36,7 +36,7 @@ func (r *Runner) Setup(ctx context.Context) ([]byte, error) {
 
 // Teardown runs the script's teardown(data) in a fresh VU with __VU = 0, in group "::teardown",
 // passing its own parse of the setup data. Errors are as for Setup (timeout: exit 101).
-func (r *Runner) Teardown(ctx context.Context) error {
+func (r *Script) Teardown(ctx context.Context) error {
 	if !r.functions["teardown"] {
 		return nil
 	}

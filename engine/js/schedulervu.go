@@ -10,7 +10,7 @@ import (
 // VUs returns the factory the scheduler (engine/executor) makes this test's VUs with. Once
 // activated, a VU is itself the scheduler's executor.Activation: an iteration goes from the
 // scheduler to RunIteration with nothing in between.
-func (r *Runner) VUs() executor.VUFactory {
+func (r *Script) VUs() executor.VUFactory {
 	return executor.VUFactoryFunc(func(ctx context.Context, id execinfo.VUID) (executor.VU, error) {
 		vu, err := r.NewVU(ctx, id.InInstance, id.InTest)
 		if err != nil {
@@ -37,8 +37,8 @@ func (v schedulerVU) Activate(s *execinfo.Scenario) executor.Activation {
 type failedActivation struct{ err error }
 
 // RunIteration implements executor.Activation.
-func (f failedActivation) RunIteration(context.Context, execinfo.Iteration) execinfo.Result {
-	return execinfo.Result{Outcome: execinfo.Aborted, Err: f.err}
+func (f failedActivation) RunIteration(context.Context, execinfo.Iteration) execinfo.Exit {
+	return execinfo.Exit{Outcome: execinfo.Aborted, Err: f.err}
 }
 
 // Deactivate implements executor.Activation: there is no activation to end.

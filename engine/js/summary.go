@@ -10,8 +10,8 @@ import (
 	"github.com/dop251/goja"
 )
 
-// SummaryResult is what handleSummary asked for.
-type SummaryResult struct {
+// HandledSummary is what handleSummary asked for.
+type HandledSummary struct {
 	// Handled is false when the script has no handleSummary or it returned nothing: the caller
 	// prints the default end-of-test summary.
 	Handled bool
@@ -34,12 +34,12 @@ var ErrSummaryNotFunction = errors.New("exported identifier handleSummary must b
 // summary object as JSON (docs/k6-compat.md#handlesummary). The function may be async: its
 // resolved value is used. The caller only logs a returned error ("failed to handle the end-of-test
 // summary") and prints the default summary; ctx carries handleSummaryTimeout.
-func (r *Runner) HandleSummary(ctx context.Context, data []byte) (*SummaryResult, error) {
+func (r *Script) HandleSummary(ctx context.Context, data []byte) (*HandledSummary, error) {
 	if !r.functions["handleSummary"] {
 		if r.exports["handleSummary"] {
 			return nil, ErrSummaryNotFunction
 		}
-		return &SummaryResult{}, nil
+		return &HandledSummary{}, nil
 	}
 	vu, err := r.newVU(ctx, 0, 0)
 	if err != nil {
@@ -61,15 +61,15 @@ func (r *Runner) HandleSummary(ctx context.Context, data []byte) (*SummaryResult
 }
 
 // summaryResult reads handleSummary's return value: an object of strings or ArrayBuffers.
-func (vu *VU) summaryResult(v goja.Value) (*SummaryResult, error) {
+func (vu *VU) summaryResult(v goja.Value) (*HandledSummary, error) {
 	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
-		return &SummaryResult{}, nil
+		return &HandledSummary{}, nil
 	}
 	obj, ok := v.(*goja.Object)
 	if !ok {
 		return nil, fmt.Errorf("handleSummary must return an object, not %q", v.String())
 	}
-	res := &SummaryResult{Handled: true}
+	res := &HandledSummary{Handled: true}
 	for _, k := range obj.Keys() {
 		val := obj.Get(k)
 		var data []byte
@@ -91,7 +91,7 @@ func (vu *VU) summaryResult(v goja.Value) (*SummaryResult, error) {
 // Write delivers the outputs: "stdout" and "stderr" to the given writers, anything else to the
 // file of that name (created or truncated, mode 0666 before umask). It attempts every output and
 // returns all failures.
-func (s *SummaryResult) Write(stdout, stderr io.Writer) error {
+func (s *HandledSummary) Write(stdout, stderr io.Writer) error {
 	var errs []error
 	for _, o := range s.Outputs {
 		var err error

@@ -20,7 +20,7 @@ const maxCallStackSize = 10000
 // VU is one virtual user: a JavaScript runtime that has run the script's init context and then
 // runs iterations. A VU is used by one goroutine at a time; it owns no goroutines.
 type VU struct {
-	r        *Runner
+	r        *Script
 	rt       *goja.Runtime
 	loop     *eventloop.Loop
 	id       uint64
@@ -63,11 +63,11 @@ type VU struct {
 // NewVU creates a VU with __VU = id and runs the script's init context in it. idInTest is the
 // VU's id across all instances of a distributed run (exec.vu.idInTest; equal to id on a single
 // instance). Init exceptions come back as *ScriptError. ctx bounds the init context only.
-func (r *Runner) NewVU(ctx context.Context, id, idInTest uint64) (*VU, error) {
+func (r *Script) NewVU(ctx context.Context, id, idInTest uint64) (*VU, error) {
 	return r.newVU(ctx, id, idInTest)
 }
 
-func (r *Runner) newVU(ctx context.Context, id, idInTest uint64) (*VU, error) {
+func (r *Script) newVU(ctx context.Context, id, idInTest uint64) (*VU, error) {
 	rt := goja.New()
 	rt.SetFieldNameMapper(goja.UncapFieldNameMapper())
 	rt.SetMaxCallStackSize(maxCallStackSize)

@@ -54,7 +54,7 @@ var fields = map[string]field{
 	"noColor":       {runtime: true, decode: func(o *Options, r json.RawMessage) error { return json.Unmarshal(r, &o.NoColor) }},
 }
 
-// FromScript decodes the script's exported `options` (JSON as js.Runner.Options returns it).
+// FromScript decodes the script's exported `options` (JSON as js.Script.Options returns it).
 // Runtime settings such as `out` are ignored there, as in k6.
 func FromScript(data []byte) (Options, error) {
 	return decodeLayer(data, "script option", false)

@@ -27,8 +27,8 @@ export default function () {
 
 // endOfTest is a hook that judges server b slow when its latency is more than twice a's: it
 // sets the verdict gauge and adds a section.
-func endOfTest(seen *int) func(ingest.End) []summary.Section {
-	return func(e ingest.End) []summary.Section {
+func endOfTest(seen *int) func(ingest.View) []summary.Section {
+	return func(e ingest.View) []summary.Section {
 		b, ok := e.Snapshot.Breakdown("extmod_latency", "server")
 		if !ok {
 			return nil
@@ -104,7 +104,7 @@ func TestDuringTestAborts(t *testing.T) {
 	judge := endOfTest(new(int))
 	out := runScript(t, duringTestScript, options.Options{SummaryMode: null.From("disabled")}, func(c *Config) {
 		c.Breakdowns = []ingest.ByTag{{Metric: "extmod_latency", Tag: "server"}}
-		c.DuringTest = func(e ingest.End) {
+		c.DuringTest = func(e ingest.View) {
 			calls.Add(1)
 			if len(e.Snapshot.Series) > 0 || e.Time.IsZero() {
 				onlyBreakdowns.Store(false)

@@ -102,8 +102,8 @@ func (t *testRun) duration() time.Duration {
 	return t.ended.Sub(t.started)
 }
 
-func (t *testRun) result() Result {
-	r := Result{Duration: t.duration(), Summary: t.summary}
+func (t *testRun) report() Report {
+	r := Report{Duration: t.duration(), Summary: t.summary}
 	if t.sched != nil {
 		r.Stats = t.sched.InstanceStats()
 	}

@@ -24,7 +24,7 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // testRunOutput is what one Run did.
 type testRunOutput struct {
-	res    Result
+	res    Report
 	err    error
 	code   int
 	stdout string

@@ -32,7 +32,7 @@ type testRun struct {
 	reg       *metrics.Registry
 	collector *ingest.Collector
 	roots     roots
-	script    *js.Runner
+	script    *js.Script
 	opts      *options.Consolidated
 	ths       *threshold.Set // nil with --no-thresholds
 	outputs   []output.Output

@@ -60,17 +60,17 @@ type Config struct {
 	Charts output.Charts
 	// EndOfTest, when set, judges the test from what it aggregated once it is over (teardown
 	// included), before the outputs stop and the thresholds get their final evaluation: samples
-	// it pushes to End.Push reach the outputs and count for those thresholds (a protocol module's
+	// it pushes to View.Push reach the outputs and count for those thresholds (a protocol module's
 	// verdict on its servers, as a gauge), and the sections it returns follow the metrics in the
 	// text summary. Breakdowns are kept for it even when the summary is disabled.
-	EndOfTest func(ingest.End) []summary.Section
+	EndOfTest func(ingest.View) []summary.Section
 	// DuringTest, when set, is called every threshold evaluation period (threshold.DefaultInterval,
 	// 2 s) while the scenarios run, just before the thresholds are evaluated, with the
-	// Breakdowns aggregated so far: samples it pushes to End.Push count for that evaluation, so
+	// Breakdowns aggregated so far: samples it pushes to View.Push count for that evaluation, so
 	// an abortOnFail threshold on the gauge it sets stops the run as soon as the verdict turns.
 	// It runs on the threshold watch's goroutine and should return quickly: the breakdowns are
 	// copied once per period, never per sample.
-	DuringTest func(ingest.End)
+	DuringTest func(ingest.View)
 	// StartDelayMetric names the Trend (time) of how late arrival-rate iterations started
 	// compared with their schedule, so that a generator that falls behind shows before it shows
 	// as dropped_iterations (the front end picks the name); empty, start delays are not recorded.
@@ -114,8 +114,8 @@ type Display interface {
 	StartProgress(ui.Source) (stop func())
 }
 
-// Result describes a finished run, also when Run returns an error.
-type Result struct {
+// Report describes a finished run, also when Run returns an error.
+type Report struct {
 	// Duration is the test run time: from the start of setup to the end of teardown.
 	Duration time.Duration
 	// Stats are the scheduler's final counters.
@@ -128,7 +128,7 @@ type Result struct {
 // Run runs the test. The error, if any, carries its exit code (see ExitCode): 104 invalid
 // options or thresholds, 107 script errors, 100/101 setup/teardown timeouts, 105 stopped from
 // outside, 108 exec.test.abort, 99 thresholds crossed, 110 exec.test.fail.
-func Run(ctx context.Context, cfg Config) (Result, error) {
+func Run(ctx context.Context, cfg Config) (Report, error) {
 	if cfg.Hard == nil {
 		cfg.Hard = context.Background()
 	}
@@ -153,13 +153,13 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 			err = fmt.Errorf("%w (while loading the script: %v)", ErrInterrupted, err)
 		}
 		t.control.detach(restapi.StatusInterrupted)
-		return Result{}, err
+		return Report{}, err
 	}
 	t.control.attach(t)
 	err := t.execute(ctx)
 	err = t.finish(err)
 	t.control.detach(finalStatus(err))
-	return t.result(), err
+	return t.report(), err
 }
 
 // finalStatus is the REST API's run status once the run is over.

@@ -178,8 +178,8 @@ func (s *Set) Tainted() bool {
 	return false
 }
 
-// Result is the outcome of one evaluation.
-type Result struct {
+// Evaluation is the outcome of one evaluation of the thresholds.
+type Evaluation struct {
 	Failed []string // names with a failing threshold, sorted
 	Abort  bool     // during the run: an abortOnFail threshold failed past its delayAbortEval
 	Final  bool
@@ -187,7 +187,7 @@ type Result struct {
 
 // Err is a *FailedError when the evaluation should end the test: at the end with any failure, or
 // during the run with an abort. Otherwise nil.
-func (r Result) Err() error {
+func (r Evaluation) Err() error {
 	if len(r.Failed) == 0 || (!r.Final && !r.Abort) {
 		return nil
 	}
@@ -197,10 +197,10 @@ func (r Result) Err() error {
 // Evaluate checks every threshold against src. elapsed is the test run time at evaluation: the
 // divisor of a Counter's rate and the clock of delayAbortEval. During the run (final false) empty
 // sinks are skipped and keep their previous outcome; at the end they are evaluated too.
-func (s *Set) Evaluate(src SinkSource, elapsed time.Duration, final bool) Result {
+func (s *Set) Evaluate(src SinkSource, elapsed time.Duration, final bool) Evaluation {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	res := Result{Final: final}
+	res := Evaluation{Final: final}
 	for _, e := range s.entries {
 		sink, ok := src.Sink(e.Name)
 		if !ok {

@@ -1,7 +1,7 @@
 // Package omsim emulates the part of an Ozone Manager a secure freon uses: the ServiceList call
 // that hands out the SCM CA certificates, over Hadoop RPC, optionally Kerberized (listing TOKEN
-// before KERBEROS as a real OM does) and as an HA group whose followers answer
-// OMNotLeaderException. It listens on 127.0.0.1 only.
+// before KERBEROS as a real OM does) and as an HA service (several OMs under one service id)
+// whose followers answer OMNotLeaderException. It listens on 127.0.0.1 only.
 package omsim
 
 import (
@@ -19,7 +19,7 @@ import (
 	"github.com/dnecho/dnecho/proto/ompb"
 )
 
-// Config configures an emulated OM group.
+// Config configures an emulated OM service.
 type Config struct {
 	// Nodes is the number of OMs; node 0 leads. Default 1.
 	Nodes int
@@ -30,8 +30,8 @@ type Config struct {
 	RPC rpcserver.Options
 }
 
-// Group is a running set of OMs.
-type Group struct {
+// Service is a running set of OMs, what Ozone calls an OM service (one service id, one leader).
+type Service struct {
 	cfg    Config
 	certs  []string
 	mu     sync.Mutex
@@ -46,11 +46,11 @@ type node struct {
 }
 
 // Start starts the OMs on free 127.0.0.1 ports.
-func Start(cfg Config) (*Group, error) {
+func Start(cfg Config) (*Service, error) {
 	if cfg.Nodes == 0 {
 		cfg.Nodes = 1
 	}
-	g := &Group{cfg: cfg, certs: splitPEM(cfg.CAPEM)}
+	g := &Service{cfg: cfg, certs: splitPEM(cfg.CAPEM)}
 	cfg.RPC.OfferToken = true
 	for i := 0; i < cfg.Nodes; i++ {
 		srv, err := rpcserver.New(cfg.RPC)
@@ -75,7 +75,7 @@ func Start(cfg Config) (*Group, error) {
 }
 
 // Addrs returns the OM addresses in node order.
-func (g *Group) Addrs() []string {
+func (g *Service) Addrs() []string {
 	var out []string
 	for _, n := range g.nodes {
 		out = append(out, n.addr)
@@ -84,14 +84,14 @@ func (g *Group) Addrs() []string {
 }
 
 // SetLeader makes node i the leader.
-func (g *Group) SetLeader(i int) {
+func (g *Service) SetLeader(i int) {
 	g.mu.Lock()
 	g.leader = i
 	g.mu.Unlock()
 }
 
 // Close stops every OM.
-func (g *Group) Close() error {
+func (g *Service) Close() error {
 	for _, n := range g.nodes {
 		n.srv.Close()
 		<-n.done
@@ -101,7 +101,7 @@ func (g *Group) Close() error {
 
 // submit serves OzoneManagerService.submitRequest for ServiceList.
 // Ozone: OzoneManagerRequestHandler.getServiceList / OzoneManager.getServiceInfo.
-func (g *Group) submit(idx int, b []byte) (proto.Message, error) {
+func (g *Service) submit(idx int, b []byte) (proto.Message, error) {
 	var req ompb.OMRequest
 	if err := rpcserver.UnmarshalRequest(b, &req); err != nil {
 		return nil, err

@@ -12,7 +12,7 @@ import (
 
 func TestGroupSharesSessionsAndLookups(t *testing.T) {
 	c, _ := minitest.Start(t, minicluster.Options{})
-	g := NewGroup(nil)
+	g := NewSessionCache(nil)
 	defer g.Close()
 	spec := Spec{Cluster: Cluster{SCM: c.SCMAddrs()}, ContainerID: 1}
 	before := c.SCM().Requests()
@@ -52,7 +52,7 @@ func TestGroupSharesSessionsAndLookups(t *testing.T) {
 
 func TestGroupKeepsFailuresAndEndsWaits(t *testing.T) {
 	c, _ := minitest.Start(t, minicluster.Options{})
-	g := NewGroup(nil)
+	g := NewSessionCache(nil)
 	spec := Spec{Cluster: Cluster{SCM: c.SCMAddrs()}, ContainerID: 77}
 	before := c.SCM().Requests()
 	_, err1 := g.Open(context.Background(), spec)
@@ -66,7 +66,7 @@ func TestGroupKeepsFailuresAndEndsWaits(t *testing.T) {
 		t.Errorf("a cancelled wait: %v", err)
 	}
 	g.Close()
-	if _, err := g.Open(context.Background(), Spec{Cluster: Cluster{SCM: c.SCMAddrs()}, ContainerID: 2}); !errors.Is(err, ErrGroupClosed) {
+	if _, err := g.Open(context.Background(), Spec{Cluster: Cluster{SCM: c.SCMAddrs()}, ContainerID: 2}); !errors.Is(err, ErrCacheClosed) {
 		t.Errorf("open after Close: %v", err)
 	}
 }

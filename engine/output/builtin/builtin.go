@@ -13,10 +13,10 @@
 //	tags := metrics.NewTags(map[string]string{"server": addr, "result": "SUCCESS"})
 //	set.PushSamples([]metrics.Sample{{Metric: rtt, Time: time.Now(), Value: ms, Tags: tags}})
 //	...
-//	results := set.Stop()           // flushes; one Result per output
-//	for _, r := range results { log.Info(r.Line()) }
+//	stopped := set.Stop()           // flushes; one account per output
+//	for _, s := range stopped { log.Info(s.Line()) }
 //	set.Finish(output.End{Text: report, Duration: d}) // writes the dashboard's HTML report
-//	if builtin.Lost(results) != nil && failOnLoss { ... } // exit output.ExitDataLost
+//	if builtin.Lost(stopped) != nil && failOnLoss { ... } // exit output.ExitDataLost
 //
 // PushSamples is safe for concurrent use and never blocks on I/O; the pushed slice is shared with
 // the outputs and must not be modified afterwards.

@@ -23,8 +23,8 @@ type counted struct {
 	abandoned bool // its Stop was given up on: Finish leaves it alone
 }
 
-// Result is the end-of-run account of one output.
-type Result struct {
+// Stopped is the end-of-run account of one output, as Stop gives it.
+type Stopped struct {
 	Description string
 	output.Account
 	// StopErr is the output's own failure to finish (a file that could not be written or
@@ -36,10 +36,10 @@ type Result struct {
 }
 
 // Lost reports whether the output dropped samples, or may have (Abandoned).
-func (r Result) Lost() bool { return r.Abandoned || r.Account.Lost() }
+func (r Stopped) Lost() bool { return r.Abandoned || r.Account.Lost() }
 
 // Line is the end-of-run line of the output.
-func (r Result) Line() string {
+func (r Stopped) Line() string {
 	if r.Abandoned {
 		return fmt.Sprintf("output %s: stopped at once before it finished (interrupted again); of %d samples, those not yet written are lost",
 			r.Description, r.Received)
@@ -110,21 +110,21 @@ func (s *Set) AddSamples(batch []metrics.Sample) {
 
 // Stop flushes and stops the started outputs and returns their accounts, in -o order. It is
 // StopContext with a context that never ends.
-func (s *Set) Stop() []Result { return s.StopContext(context.Background()) }
+func (s *Set) Stop() []Stopped { return s.StopContext(context.Background()) }
 
 // StopContext stops the started outputs all at once, so the slowest one (a store that does not
 // answer, each bounded by its own stop timeout) sets the time it takes, not their sum. When ctx
 // ends first (a second Ctrl-C) it returns at once: the outputs still stopping are Abandoned and
 // go on in the background until the process exits. It is idempotent: a second call returns nil.
-func (s *Set) StopContext(ctx context.Context) []Result {
+func (s *Set) StopContext(ctx context.Context) []Stopped {
 	outs := s.outs[:s.started]
 	s.started = 0
-	res := make([]Result, len(outs))
+	res := make([]Stopped, len(outs))
 	done := make(chan int, len(outs))
 	for i, o := range outs {
 		go func() {
 			err := o.Stop()
-			res[i] = Result{Description: o.Description(), Account: output.AccountOf(o.Output, o.n.Load(), err), StopErr: err}
+			res[i] = Stopped{Description: o.Description(), Account: output.AccountOf(o.Output, o.n.Load(), err), StopErr: err}
 			done <- i
 		}()
 	}
@@ -142,15 +142,15 @@ func (s *Set) StopContext(ctx context.Context) []Result {
 
 // abandoned completes the results of a stop given up: the outputs that had not stopped are
 // reported as abandoned. res is only read for the outputs that stopped.
-func abandoned(outs []*counted, res []Result, stopped []bool) []Result {
-	out := make([]Result, len(outs))
+func abandoned(outs []*counted, res []Stopped, stopped []bool) []Stopped {
+	out := make([]Stopped, len(outs))
 	for i, o := range outs {
 		if stopped[i] {
 			out[i] = res[i]
 			continue
 		}
 		o.abandoned = true
-		out[i] = Result{Description: o.Description(), Account: output.Account{Received: o.n.Load()}, Abandoned: true}
+		out[i] = Stopped{Description: o.Description(), Account: output.Account{Received: o.n.Load()}, Abandoned: true}
 	}
 	return out
 }
@@ -180,7 +180,7 @@ func (s *Set) Finish(end output.End) error {
 }
 
 // Lost returns a *output.LossError naming the outputs that dropped samples, or nil.
-func Lost(results []Result) error {
+func Lost(results []Stopped) error {
 	var names []string
 	for _, r := range results {
 		switch {

@@ -16,8 +16,8 @@ const timerName = "rpc-payload"
 // can differ in the last bit, which Double.toString would show.
 const durationFactor = 1.0 / 1e6
 
-// Result is the outcome of one run.
-type Result struct {
+// Report is the outcome of one run, the figures its report shows.
+type Report struct {
 	// Start is when the run (and its timer) started; End is when the last worker stopped.
 	Start, End time.Time
 	// Attempts is the final value of the shared attempt counter.
@@ -33,8 +33,8 @@ type Result struct {
 	FailuresByLabel map[string]int64
 	// SampleCap is the exact-sample cap that was exceeded, or 0 when percentiles are exact.
 	SampleCap int
-	// Groups summarise the tasks of each Outcome.Group, sorted by group; nil when no task had one.
-	Groups []GroupStats
+	// Servers summarise the tasks of each Outcome.Server, sorted by server; nil when no task had one.
+	Servers []ServerStats
 	// Loop says which loop ran (closed or open) and how well the open one kept its schedule.
 	Loop    Loop
 	perTick []int64
@@ -47,7 +47,7 @@ type labelCount struct {
 }
 
 // failureBreakdown returns FailuresByLabel sorted by count, largest first, then by label.
-func (r *Result) failureBreakdown() []labelCount {
+func (r *Report) failureBreakdown() []labelCount {
 	out := make([]labelCount, 0, len(r.FailuresByLabel))
 	for l, c := range r.FailuresByLabel {
 		out = append(out, labelCount{l, c})
@@ -86,7 +86,7 @@ type reportData struct {
 
 // reportAt builds the report as freon's shutdown hook would print it at time at (normally
 // now, after the run): the mean and moving-average rates depend on when they are read.
-func (r *Result) reportAt(at time.Time) reportData {
+func (r *Report) reportAt(at time.Time) reportData {
 	elapsed := at.Sub(r.Start)
 	rates := meterRates(r.perTick, r.Latency.Count, elapsed)
 	l := r.Latency
@@ -117,9 +117,9 @@ func (r *Result) reportAt(at time.Time) reportData {
 	return rep
 }
 
-// ReportText is the report as the console layout shows it at time at, for front ends that keep
+// Text is the report as the console layout shows it at time at, for front ends that keep
 // a copy (the web dashboard's HTML export).
-func (r *Result) ReportText(at time.Time) string {
+func (r *Report) Text(at time.Time) string {
 	var b strings.Builder
 	_ = writeConsoleReport(&b, at, r.reportAt(at), consoleOptions{}) // a strings.Builder never fails
 	return b.String()

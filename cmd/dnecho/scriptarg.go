@@ -13,16 +13,16 @@ import (
 	"github.com/dnecho/dnecho/engine/runner"
 )
 
-// testSource is the test a command was given: a script file, a script on stdin ("-"), or an
-// archive (either way; k6 tells them apart by content too).
-type testSource struct {
+// scriptArg is the SCRIPT argument a command was given, read: a script file, a script on stdin
+// ("-"), or an archive (either way; k6 tells them apart by content too).
+type scriptArg struct {
 	script string
 	source []byte // nil: read script from disk
 	arc    *archive.Archive
 }
 
-// readTestSource reads the SCRIPT argument of run, archive and inspect.
-func readTestSource(arg string, stdin io.Reader) (*testSource, error) {
+// readScriptArg reads the SCRIPT argument of run, archive and inspect.
+func readScriptArg(arg string, stdin io.Reader) (*scriptArg, error) {
 	var data []byte
 	var err error
 	if arg == "-" {
@@ -37,17 +37,17 @@ func readTestSource(arg string, stdin io.Reader) (*testSource, error) {
 		if archive.LooksLikeTar(data) || strings.HasSuffix(strings.ToLower(arg), ".tar") {
 			return nil, fmt.Errorf("%s: %w: a tar file whose first entry is not %s (make one with dnecho archive)", arg, archive.ErrNotArchive, archive.MetadataName)
 		}
-		return &testSource{script: arg, source: data}, nil
+		return &scriptArg{script: arg, source: data}, nil
 	}
 	arc, err := archive.Read(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", arg, err)
 	}
-	return &testSource{script: arc.MainPath(), source: arc.Data, arc: arc}, nil
+	return &scriptArg{script: arc.MainPath(), source: arc.Data, arc: arc}, nil
 }
 
 // env is __ENV: the system environment when included, then the archive's variables, then -e.
-func (ts *testSource) env(sysEnv map[string]string, includeSystem bool, flags []string) (map[string]string, error) {
+func (ts *scriptArg) env(sysEnv map[string]string, includeSystem bool, flags []string) (map[string]string, error) {
 	env := map[string]string{}
 	if includeSystem {
 		for k, v := range sysEnv {
@@ -72,7 +72,7 @@ func (ts *testSource) env(sysEnv map[string]string, includeSystem bool, flags []
 // configure points a runner configuration at the test. An archive brings its files and remote
 // modules (the network is not used), its options in place of the script's, and its
 // compatibility mode unless the environment or a flag sets one.
-func (ts *testSource) configure(cfg *runner.Config) {
+func (ts *scriptArg) configure(cfg *runner.Config) {
 	cfg.Script, cfg.Source = ts.script, ts.source
 	if ts.arc == nil {
 		return

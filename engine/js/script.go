@@ -60,7 +60,7 @@ type Config struct {
 }
 
 // RunOptions are the settings that only exist once options are consolidated. Call
-// Runner.Configure with them before creating VUs.
+// Script.Configure with them before creating VUs.
 type RunOptions struct {
 	// Options is the consolidated options as JSON, shown to scripts as exec.test.options (vus,
 	// iterations, duration and stages are removed).
@@ -89,10 +89,10 @@ type RunOptions struct {
 	MinIterationDuration time.Duration
 }
 
-// Runner is one compiled script for one test run: it creates VUs that run it and runs the
+// Script is one compiled script for one test run: it creates VUs that run it and runs the
 // lifecycle functions (setup, teardown, handleSummary). Its methods are safe for concurrent use,
 // except Configure.
-type Runner struct {
+type Script struct {
 	cfg     Config
 	path    string
 	main    *loader.Module
@@ -122,7 +122,7 @@ type Runner struct {
 // Load compiles the main script and runs its init context once, in a VU with __VU = 0, to read
 // the exported options and functions. Syntax errors, unresolvable imports and exceptions thrown
 // by the init context come back as *ScriptError (exit code 107).
-func Load(ctx context.Context, cfg Config) (*Runner, error) {
+func Load(ctx context.Context, cfg Config) (*Script, error) {
 	path, err := filepath.Abs(cfg.Filename)
 	if err != nil {
 		return nil, fmt.Errorf("script %q: %w", cfg.Filename, err)
@@ -140,7 +140,7 @@ func Load(ctx context.Context, cfg Config) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Runner{
+	r := &Script{
 		cfg:  cfg,
 		path: path,
 		src:  loader.New(cfg.Files, cfg.Remote),
@@ -198,7 +198,7 @@ func Load(ctx context.Context, cfg Config) (*Runner, error) {
 
 // Configure applies the consolidated run settings. Call it once, after Load and before creating
 // VUs or running setup.
-func (r *Runner) Configure(o RunOptions) {
+func (r *Script) Configure(o RunOptions) {
 	if o.Options != nil {
 		r.test.Options = stripShortcuts(o.Options)
 	}
@@ -218,49 +218,49 @@ func (r *Runner) Configure(o RunOptions) {
 }
 
 // Path returns the main script's absolute path.
-func (r *Runner) Path() string { return r.path }
+func (r *Script) Path() string { return r.path }
 
 // Options returns the script's exported `options` object as JSON ("{}" when there is none).
 // Values are kept as the script wrote them: durations may be numbers (ms) or strings.
-func (r *Runner) Options() json.RawMessage { return r.options }
+func (r *Script) Options() json.RawMessage { return r.options }
 
 // HasExport reports whether the script exports a value (of any type) by that name.
-func (r *Runner) HasExport(name string) bool { return r.exports[name] }
+func (r *Script) HasExport(name string) bool { return r.exports[name] }
 
 // HasFunction reports whether the script exports a function by that name (e.g. a scenario's
 // exec, "setup", "handleSummary").
-func (r *Runner) HasFunction(name string) bool { return r.functions[name] }
+func (r *Script) HasFunction(name string) bool { return r.functions[name] }
 
 // Files returns every file the test has loaded so far (modules, remote modules and open()
 // files), sorted by name: what an archive of the test must hold.
-func (r *Runner) Files() []File { return r.src.Files() }
+func (r *Script) Files() []File { return r.src.Files() }
 
 // Groups returns the tree of groups and checks with their counts, for the summary's root_group.
-func (r *Runner) Groups() *checktree.Tree { return r.test.Groups }
+func (r *Script) Groups() *checktree.Tree { return r.test.Groups }
 
 // Outcome returns the script's verdicts on the run: exec.test.abort and exec.test.fail.
-func (r *Runner) Outcome() *modules.Outcome { return r.test.Outcome }
+func (r *Script) Outcome() *modules.Outcome { return r.test.Outcome }
 
 // Registry returns the metric registry of the test.
-func (r *Runner) Registry() *metrics.Registry { return r.test.Registry }
+func (r *Script) Registry() *metrics.Registry { return r.test.Registry }
 
 // SetSetupData sets the JSON that VUs pass to their exec function (and teardown). Setup sets it;
 // call this only to inject setup data produced elsewhere (e.g. by another instance).
-func (r *Runner) SetSetupData(data []byte) {
+func (r *Script) SetSetupData(data []byte) {
 	r.setupMu.Lock()
 	defer r.setupMu.Unlock()
 	r.setupData = data
 }
 
 // SetupData returns the setup data JSON; nil means undefined.
-func (r *Runner) SetupData() []byte {
+func (r *Script) SetupData() []byte {
 	r.setupMu.Lock()
 	defer r.setupMu.Unlock()
 	return r.setupData
 }
 
 // compile returns a compiled module (loader.Sources.Compile), a syntax error as a *ScriptError.
-func (r *Runner) compile(name string, src []byte) (*loader.Module, error) {
+func (r *Script) compile(name string, src []byte) (*loader.Module, error) {
 	m, err := r.src.Compile(name, src)
 	var se *loader.SyntaxError
 	if errors.As(err, &se) {
@@ -270,7 +270,7 @@ func (r *Runner) compile(name string, src []byte) (*loader.Module, error) {
 }
 
 // root returns the test's root of a Go module, creating it on first use.
-func (r *Runner) root(name string) (modules.Module, bool) {
+func (r *Script) root(name string) (modules.Module, bool) {
 	r.rootsMu.Lock()
 	defer r.rootsMu.Unlock()
 	if m, ok := r.roots[name]; ok {

@@ -8,25 +8,25 @@ import (
 	"github.com/dnecho/dnecho/internal/quantile"
 )
 
-// GroupStats summarise the tasks of one group (Outcome.Group, or the parts of Outcome.Parts): for
+// ServerStats summarise the tasks of one server (Outcome.Server, or the parts of Outcome.Parts): for
 // dn-echo, the attempts that went to one DataNode. Latencies are in nanoseconds, as in
 // LatencyStats, with Dropwizard's percentile rule; they are the tasks' own Outcome.Latency, or
 // the parts' own.
-type GroupStats struct {
-	Group string
-	// Count counts the group's timed tasks and parts, failed ones included; Failures the failed
+type ServerStats struct {
+	Server string
+	// Count counts the server's timed tasks and parts, failed ones included; Failures the failed
 	// ones.
 	Count, Failures int64
 	Median, P99     float64
 	Max             int64
-	// Exact is false when the group recorded more than groupExactCap latencies, so that its
+	// Exact is false when the server recorded more than serverExactCap latencies, so that its
 	// percentiles come from an HDR histogram (3 significant digits).
 	Exact bool
-	// Latencies are the group's latencies, for readers that need more than Median and P99.
+	// Latencies are the server's latencies, for readers that need more than Median and P99.
 	Latencies Latencies
 }
 
-// Latencies are a group's latencies (ns), read as the report reads its own: Dropwizard's
+// Latencies are a server's latencies (ns), read as the report reads its own: Dropwizard's
 // percentile rule.
 type Latencies struct{ u *quantile.Union }
 
@@ -41,37 +41,37 @@ func (l Latencies) Percentile(p float64) float64 {
 	return uniformQuantile(p/100, l.u.Count(), l.u.Rank)
 }
 
-// groupExactCap is how many latencies a group keeps exactly over all workers (8 bytes each, so
-// 8 MiB per group) before its percentiles come from a histogram: a per-group p50 or p99 needs no
+// serverExactCap is how many latencies a server keeps exactly over all workers (8 bytes each, so
+// 8 MiB per server) before its percentiles come from a histogram: a per-server p50 or p99 needs no
 // more.
-const groupExactCap = 1 << 20
+const serverExactCap = 1 << 20
 
-// workerGroups keeps the latencies of each task group one worker timed, beside its recorder and
+// workerServers keeps the latencies one worker timed, per server, beside its recorder and
 // like it written by that worker alone: no lock on the hot path (stores shared by all workers
 // behind sharded locks cost 0.5–0.8 µs of a 4.5 µs reused-stream call at 32 threads,
 // BENCHMARKS.md). Workers record only tasks that were not interrupted, as the runner counts them.
-type workerGroups struct {
-	limit  int // exact latencies this worker keeps per group
-	byName map[string]*groupData
-	// last is the group of the worker's previous task: a worker often calls the same DataNode
+type workerServers struct {
+	limit  int // exact latencies this worker keeps per server
+	byName map[string]*serverData
+	// last is the server of the worker's previous task: a worker often calls the same DataNode
 	// again, whose uuid string is then the same one, so the comparison is a pointer's.
 	lastName string
-	last     *groupData
+	last     *serverData
 }
 
-type groupData struct {
+type serverData struct {
 	lat      *quantile.Store // ns
 	failures int64
 }
 
-func (w *workerGroups) add(name string, latency time.Duration, failed bool) {
+func (w *workerServers) add(name string, latency time.Duration, failed bool) {
 	d := w.last
 	if d == nil || name != w.lastName {
 		if d = w.byName[name]; d == nil {
 			if w.byName == nil {
-				w.byName = map[string]*groupData{}
+				w.byName = map[string]*serverData{}
 			}
-			d = &groupData{lat: quantile.New(w.limit, 1)}
+			d = &serverData{lat: quantile.New(w.limit, 1)}
 			w.byName[name] = d
 		}
 		w.lastName, w.last = name, d
@@ -82,32 +82,32 @@ func (w *workerGroups) add(name string, latency time.Duration, failed bool) {
 	}
 }
 
-// groupLimit is each of workers' exact share of groupExactCap.
-func groupLimit(workers int) int {
-	return max(1, groupExactCap/workers)
+// serverLimit is each of workers' exact share of serverExactCap.
+func serverLimit(workers int) int {
+	return max(1, serverExactCap/workers)
 }
 
-// mergeGroups merges the workers' groups once they have stopped; nil without groups. The groups
-// are sorted by name.
-func mergeGroups(recs []*recorder) []GroupStats {
+// mergeServers merges the workers' per-server latencies once they have stopped; nil without
+// servers. The servers are sorted by name.
+func mergeServers(recs []*recorder) []ServerStats {
 	stores := map[string][]*quantile.Store{}
 	failures := map[string]int64{}
 	for _, r := range recs {
-		for name, d := range r.groups.byName {
+		for name, d := range r.servers.byName {
 			stores[name] = append(stores[name], d.lat)
 			failures[name] += d.failures
 		}
 	}
-	var out []GroupStats
+	var out []ServerStats
 	for name, ss := range stores {
 		u := quantile.Merge(ss...)
-		out = append(out, GroupStats{
-			Group: name, Count: u.Count(), Failures: failures[name],
+		out = append(out, ServerStats{
+			Server: name, Count: u.Count(), Failures: failures[name],
 			Median: uniformQuantile(0.5, u.Count(), u.Rank),
 			P99:    uniformQuantile(0.99, u.Count(), u.Rank),
 			Max:    int64(u.Max()), Exact: u.Exact(), Latencies: Latencies{u},
 		})
 	}
-	slices.SortFunc(out, func(a, b GroupStats) int { return strings.Compare(a.Group, b.Group) })
+	slices.SortFunc(out, func(a, b ServerStats) int { return strings.Compare(a.Server, b.Server) })
 	return out
 }
