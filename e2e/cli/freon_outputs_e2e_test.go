@@ -36,14 +36,7 @@ func TestFreonOutputs(t *testing.T) {
 	reqs := 0
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		var line struct {
-			Type   string `json:"type"`
-			Metric string `json:"metric"`
-			Data   struct {
-				Value float64           `json:"value"`
-				Tags  map[string]string `json:"tags"`
-			} `json:"data"`
-		}
+		var line jsonLine
 		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
 			t.Fatalf("%v: %s", err, sc.Text())
 		}

@@ -63,3 +63,14 @@ func reqs(t *testing.T, e summaryExport) int64 {
 	}
 	return int64(n)
 }
+
+// jsonLine is one line of the json output (`-o json=FILE`, freon's `-o json`): a Metric
+// declaration or a Point with its value and tags.
+type jsonLine struct {
+	Type   string `json:"type"`
+	Metric string `json:"metric"`
+	Data   struct {
+		Value float64           `json:"value"`
+		Tags  map[string]string `json:"tags"`
+	} `json:"data"`
+}

@@ -131,14 +131,7 @@ func TestRunOutputs(t *testing.T) {
 	points, metricLines := 0, map[string]bool{}
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		var line struct {
-			Type   string `json:"type"`
-			Metric string `json:"metric"`
-			Data   struct {
-				Value float64           `json:"value"`
-				Tags  map[string]string `json:"tags"`
-			} `json:"data"`
-		}
+		var line jsonLine
 		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
 			t.Fatalf("json output line %q: %v", sc.Text(), err)
 		}
