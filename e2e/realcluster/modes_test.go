@@ -69,13 +69,15 @@ func TestRobotSmokeCasesBothFreons(t *testing.T) {
 	}
 }
 
-// Java freon and dnecho, same container, same -n -t and payloads, one after the other at low
-// load: both succeed with their own counts and their medians agree within a factor of 1.5. Both
-// time the same interval, from the call to the DataNode's response (docs/real-ozone.md). The
-// DataNode sleeps 20 ms in each Echo, so an interval that left out the DataNode's time would
-// fail; without the sleep Java's own client cost (0.5 to 2 ms a call on these two cores, against
-// 0.15 to 0.6 ms for dnecho) is most of the median and the ratio says more about the client than
-// about the interval (docs/real-ozone.md, "Java freon side by side").
+// Java freon and dnecho, same container, same -n -t and payloads, one after the other: both
+// succeed with their own counts, and both time the same interval, from the call to the
+// DataNode's response (docs/real-ozone.md). The DataNode sleeps 20 ms in each Echo, so each
+// median must hold that sleep (an interval that left out the DataNode's time would not), and
+// dnecho's must not exceed Java's by more than half (an interval that held more than the call).
+// Java's may exceed dnecho's by any amount: its own client cost is part of its interval (0.5 to
+// 2 ms a call on these two cores at low load, against 0.15 to 0.6 ms for dnecho), and on a busy
+// machine a starved JVM adds tens of milliseconds (53 ms against dnecho's 26 ms with stress-ng
+// beside the suite; docs/real-ozone.md, "Java freon side by side").
 func TestJavaFreonAndDnechoAgree(t *testing.T) {
 	c := cluster(t)
 	id := container(t, c)
@@ -94,7 +96,11 @@ func TestJavaFreonAndDnechoAgree(t *testing.T) {
 	}
 	ratio := ours.Median / java.Median
 	t.Logf("median: java freon %.3f ms, dnecho %.3f ms (ratio %.2f)", java.Median, ours.Median, ratio)
-	if ratio > 1.5 || ratio < 1/1.5 {
-		t.Errorf("medians differ by more than 1.5x: java freon %.3f ms, dnecho %.3f ms", java.Median, ours.Median)
+	const sleepMs = 20
+	if java.Median < sleepMs || ours.Median < sleepMs {
+		t.Errorf("a median under the DataNode's %d ms sleep: java freon %.3f ms, dnecho %.3f ms", sleepMs, java.Median, ours.Median)
+	}
+	if ratio > 1.5 {
+		t.Errorf("dnecho's median is more than 1.5x Java's: java freon %.3f ms, dnecho %.3f ms", java.Median, ours.Median)
 	}
 }

@@ -127,10 +127,16 @@ func (c *Cluster) sharedWith(scm []property) []property {
 		{"hdds.heartbeat.interval", "2s"},
 		{"hdds.heartbeat.initial-interval", "500ms"},
 		{"ozone.scm.heartbeat.thread.interval", "1s"},
-		// A DataNode paused by a test (SIGSTOP) for less than a minute stays HEALTHY, so its
-		// pipeline and containers stay open.
-		{"ozone.scm.stale.node.interval", "60s"},
-		{"ozone.scm.dead.node.interval", "120s"},
+		// A DataNode paused by a test (SIGSTOP) stays HEALTHY, its pipeline and containers
+		// open, and its Raft server up: the tests mean to pause for under a minute, but on a
+		// busy machine the checks made while it is paused (a JVM starting among them) took 60.3
+		// s, past the stale interval (the pipeline closed) and past Ratis's close threshold
+		// (raft.server.close.threshold, 60 s: the DataNode's Raft server shut itself down on
+		// waking, and no new pipeline could open). DataNode keys with the hdds.ratis. prefix go
+		// to Ratis without it.
+		{"ozone.scm.stale.node.interval", "3m"},
+		{"ozone.scm.dead.node.interval", "6m"},
+		{"hdds.ratis.raft.server.close.threshold", "600s"},
 		{"hdds.raft.server.rpc.first-election.timeout", "1s"},
 		{"ozone.scm.ha.raft.server.rpc.first-election.timeout", "1s"},
 		{"ozone.om.ratis.minimum.timeout", "1s"},
