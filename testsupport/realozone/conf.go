@@ -118,10 +118,12 @@ func (c *Cluster) sharedWith(scm []property) []property {
 		{"ozone.scm.datanode.pipeline.limit", "1"},
 		{"ozone.scm.pipeline.creation.auto.factor.one", "false"},
 		{"ozone.scm.pipeline.creation.interval", "10s"},
-		// A closed pipeline still counts against the limit above until SCM removes it (after
-		// 66 s, checked every 5 minutes by default), and only then can a new one open: tests
-		// that close a pipeline want the replacement within seconds.
-		{"ozone.scm.pipeline.destroy.timeout", "5s"},
+		// A closed pipeline still counts against the limit above until SCM's scrubber removes
+		// it, 66 s after it closed (ozone.scm.pipeline.destroy.timeout), and the scrubber looks
+		// every 5 minutes by default: every 5 s here, so that the replacement opens about a
+		// minute after an outage closed a pipeline. The 66 s stay: a test whose container's
+		// pipeline closes under load still finds that pipeline listed (at 5 s it was gone
+		// before the DataNode-restarted test could look).
 		{"ozone.scm.pipeline.scrub.interval", "5s"},
 		// Fast start and fast failure detection.
 		{"hdds.heartbeat.interval", "2s"},
